@@ -1,0 +1,26 @@
+export { apiKeyVariable, resolveApiKey } from "./api-keys.js";
+export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfterFrom } from "./errors.js";
+export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
+export { AssistantMessageBuilder } from "./message-builder.js";
+export {
+  createFaux,
+  type FauxOptions,
+  type FauxProvider,
+  type FauxReply,
+  type FauxRequest,
+  type FauxStep,
+  fauxText,
+  fauxThinking,
+  fauxToolCall,
+} from "./providers/faux.js";
+export { prepareReplay } from "./replay.js";
+export { backoffDelay, type RetryPolicy, retryPolicy } from "./retry.js";
+export { complete, registeredApis, registerProvider, stream } from "./stream.js";
+export {
+  estimateContextTokens,
+  estimateMessageTokens,
+  estimateTextTokens,
+  estimateToolTokens,
+} from "./tokens.js";
+export * from "./types.js";
+export { addUsage, emptyUsage, priceUsage } from "./usage.js";

@@ -1,0 +1,197 @@
+import { delay } from "../delay.js";
+import { AssistantMessageEventStream } from "../event-stream.js";
+import { AssistantMessageBuilder } from "../message-builder.js";
+import { registerProvider } from "../stream.js";
+import { estimateContextTokens, estimateTextTokens } from "../tokens.js";
+import type {
+  AssistantContent,
+  Context,
+  ErrorKind,
+  Model,
+  ModelAbilities,
+  StopReason,
+  StreamOptions,
+  ToolCall,
+} from "../types.js";
+
+/** One scripted answer. A string is a text-only answer. */
+export type FauxReply =
+  | string
+  | {
+      content?: AssistantContent[] | string;
+      /** Default: "toolUse" when content has tool calls, else "stop". */
+      stopReason?: Exclude<StopReason, "error" | "aborted">;
+      usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+      /** Streams the content, then fails with this error instead of finishing. */
+      error?: { kind: ErrorKind; message: string; retryAfterMs?: number; status?: number };
+    };
+
+export interface FauxRequest {
+  model: Model;
+  context: Context;
+  options: StreamOptions;
+  /** 0 for the first call this faux model served. */
+  callIndex: number;
+}
+
+/** A reply, or a function that sees the request and decides. */
+export type FauxStep = FauxReply | ((request: FauxRequest) => FauxReply | Promise<FauxReply>);
+
+export interface FauxOptions {
+  id?: string;
+  /** Delay between streamed chunks. 0 (default) only yields a microtask between chunks. */
+  tokenDelayMs?: number;
+  /** Characters per streamed delta. Default 4, about a token. */
+  chunkSize?: number;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  abilities?: Partial<ModelAbilities>;
+  replies?: FauxStep[];
+}
+
+export interface FauxProvider {
+  readonly model: Model;
+  /** Queues replies served in order, one per model call. */
+  push(...steps: FauxStep[]): void;
+  readonly pending: number;
+  /** Every request served so far, for assertions. */
+  readonly requests: FauxRequest[];
+}
+
+interface FauxScript {
+  queue: FauxStep[];
+  requests: FauxRequest[];
+  tokenDelayMs: number;
+  chunkSize: number;
+}
+
+const scripts = new Map<string, FauxScript>();
+let nextId = 1;
+
+/** A scripted model for tests, demos and users' own agent tests. Speaks through `stream()` like any provider. */
+export function createFaux(options: FauxOptions = {}): FauxProvider {
+  const id = options.id ?? `faux-${nextId++}`;
+  const script: FauxScript = {
+    queue: [...(options.replies ?? [])],
+    requests: [],
+    tokenDelayMs: options.tokenDelayMs ?? 0,
+    chunkSize: Math.max(1, options.chunkSize ?? 4),
+  };
+  scripts.set(id, script);
+  const model: Model = {
+    id,
+    name: `Faux ${id}`,
+    api: "faux",
+    provider: "faux",
+    contextWindow: options.contextWindow ?? 128_000,
+    maxOutputTokens: options.maxOutputTokens ?? 16_384,
+    abilities: { toolCall: true, jsonMode: true, reasoning: true, images: true, ...options.abilities },
+    prices: { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1 },
+  };
+  return {
+    model,
+    push: (...steps) => script.queue.push(...steps),
+    get pending() {
+      return script.queue.length;
+    },
+    requests: script.requests,
+  };
+}
+
+export function fauxText(text: string): AssistantContent {
+  return { type: "text", text };
+}
+
+export function fauxThinking(thinking: string): AssistantContent {
+  return { type: "thinking", thinking };
+}
+
+let nextCallId = 1;
+export function fauxToolCall(name: string, args: Record<string, unknown> = {}, id?: string): ToolCall {
+  return { type: "toolCall", id: id ?? `call_faux_${nextCallId++}`, name, arguments: args };
+}
+
+export const streamFaux = (model: Model, context: Context, options: StreamOptions) => {
+  const out = new AssistantMessageEventStream();
+  const builder = new AssistantMessageBuilder(model, out);
+  void play(model, context, options, builder).catch((error: unknown) =>
+    builder.fail({
+      kind: "unknown",
+      message: `faux reply function threw: ${(error as Error)?.message ?? error}`,
+    }),
+  );
+  return out;
+};
+
+async function play(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  builder: AssistantMessageBuilder,
+) {
+  const script = scripts.get(model.id);
+  const signal = options.signal;
+  const aborted = () => builder.fail({ kind: "aborted", message: "Request was aborted" });
+  if (signal?.aborted) return aborted();
+  if (!script)
+    return builder.fail({ kind: "invalid_request", message: `faux: unknown faux model "${model.id}"` });
+  const request: FauxRequest = {
+    model,
+    context: structuredClone(context),
+    options,
+    callIndex: script.requests.length,
+  };
+  script.requests.push(request);
+  const step = script.queue.shift();
+  if (step === undefined) {
+    return builder.fail({
+      kind: "invalid_request",
+      message: `faux: no scripted reply left for model "${model.id}" (call ${request.callIndex + 1})`,
+    });
+  }
+  const reply = normalize(typeof step === "function" ? await step(request) : step);
+  builder.setUsage({ input: estimateContextTokens(context), ...reply.usage });
+  builder.start();
+  const pause = () => delay(script.tokenDelayMs, signal);
+  let outputTokens = 0;
+  for (const part of reply.content) {
+    if (!(await pause())) return aborted();
+    if (part.type === "toolCall") {
+      const key = part.id;
+      builder.toolCallStart(key, part.id, part.name);
+      const json = JSON.stringify(part.arguments);
+      for (const chunk of chunks(json, script.chunkSize)) {
+        if (!(await pause())) return aborted();
+        builder.toolCallArguments(key, chunk);
+      }
+      builder.end(key);
+      outputTokens += estimateTextTokens(part.name) + estimateTextTokens(json);
+      continue;
+    }
+    const text = part.type === "text" ? part.text : part.thinking;
+    for (const chunk of chunks(text, script.chunkSize)) {
+      if (!(await pause())) return aborted();
+      if (part.type === "text") builder.text(chunk);
+      else builder.thinking(chunk);
+    }
+    builder.end();
+    outputTokens += estimateTextTokens(text);
+  }
+  builder.setUsage({ output: reply.usage?.output ?? outputTokens });
+  if (reply.error) return builder.fail(reply.error);
+  return builder.finish(reply.stopReason ?? "stop");
+}
+
+type ScriptedReply = Exclude<FauxReply, string> & { content: AssistantContent[] };
+
+function normalize(reply: FauxReply): ScriptedReply {
+  if (typeof reply === "string") return { content: [fauxText(reply)] };
+  const content = typeof reply.content === "string" ? [fauxText(reply.content)] : (reply.content ?? []);
+  return { ...reply, content };
+}
+
+function* chunks(text: string, size: number): Generator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}
+
+registerProvider("faux", streamFaux);

@@ -1,0 +1,62 @@
+import type { AssistantMessage, Message, Model, ToolResultMessage } from "./types.js";
+
+/**
+ * Makes a transcript safe to send to `model`:
+ * - failed assistant turns with nothing in them are dropped;
+ * - every tool call gets a result directly after its assistant message (a synthetic error
+ *   result for calls left dangling by a crash or an abort), and orphan results are dropped,
+ *   because providers reject unpaired calls;
+ * - reasoning and provider signatures from another model are stripped: they cannot be replayed
+ *   to a different provider, and thinking text alone is not worth its tokens there.
+ */
+export function prepareReplay(messages: Message[], model: Model): Message[] {
+  const out: Message[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role === "toolResult") continue; // placed with their assistant message below
+    if (message.role === "user") {
+      out.push(message);
+      continue;
+    }
+    const assistant = replayableAssistant(message, model);
+    if (!assistant) continue;
+    out.push(assistant);
+    const results = new Map<string, ToolResultMessage>();
+    for (let j = i + 1; j < messages.length && messages[j]!.role === "toolResult"; j++) {
+      const result = messages[j] as ToolResultMessage;
+      results.set(result.toolCallId, result);
+    }
+    for (const part of assistant.content) {
+      if (part.type !== "toolCall") continue;
+      out.push(results.get(part.id) ?? missingResult(part.id, part.name, message.timestamp));
+    }
+  }
+  return out;
+}
+
+function replayableAssistant(message: AssistantMessage, model: Model): AssistantMessage | undefined {
+  const failed = message.stopReason === "error" || message.stopReason === "aborted";
+  if (failed && message.content.length === 0) return undefined;
+  const sameModel =
+    message.api === model.api && message.provider === model.provider && message.model === model.id;
+  if (sameModel) return message;
+  const content = message.content.flatMap((part) => {
+    if (part.type === "thinking") return [];
+    if (part.signature === undefined) return [part];
+    const { signature: _dropped, ...rest } = part;
+    return [rest];
+  });
+  if (content.length === 0) return undefined;
+  return { ...message, content };
+}
+
+function missingResult(toolCallId: string, toolName: string, timestamp: number): ToolResultMessage {
+  return {
+    role: "toolResult",
+    toolCallId,
+    toolName,
+    content: [{ type: "text", text: "Tool call was interrupted: no result was recorded." }],
+    isError: true,
+    timestamp,
+  };
+}
