@@ -3,6 +3,13 @@ export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfter
 export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
 export { AssistantMessageBuilder } from "./message-builder.js";
 export {
+  builtInModels,
+  type ModelConfig,
+  ModelRegistry,
+  providerDefaults,
+  UNKNOWN_MODEL_DEFAULTS,
+} from "./models.js";
+export {
   createFaux,
   type FauxOptions,
   type FauxProvider,
