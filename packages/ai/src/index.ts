@@ -30,4 +30,5 @@ export {
   estimateToolTokens,
 } from "./tokens.js";
 export * from "./types.js";
+export { streamOpenAICompletions } from "./providers/openai-completions.js";
 export { addUsage, emptyUsage, priceUsage } from "./usage.js";

@@ -64,7 +64,8 @@ export async function startLoopbackServer(exchanges: Exchange[] = []) {
     let from = 0;
     for (const to of cuts) {
       if (res.destroyed) return;
-      res.write(bytes.subarray(from, to));
+      // Wait for each write to flush so a cut that follows cannot swallow it.
+      await new Promise<void>((resolve) => res.write(bytes.subarray(from, to), () => resolve()));
       from = to;
       if (exchange.delayMs) await new Promise((r) => setTimeout(r, exchange.delayMs));
     }

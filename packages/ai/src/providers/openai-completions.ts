@@ -1,0 +1,305 @@
+import { randomUUID } from "node:crypto";
+import OpenAI from "openai";
+import { missingKeyMessage, resolveApiKey } from "../api-keys.js";
+import { classifyError, type Failure } from "../errors.js";
+import { AssistantMessageEventStream } from "../event-stream.js";
+import { AssistantMessageBuilder } from "../message-builder.js";
+import { registerProvider } from "../stream.js";
+import type { Context, Model, StreamFunction, StreamOptions, Usage } from "../types.js";
+import { buildCompletionsRequest } from "./openai-completions-request.js";
+import { ThinkTagSplitter } from "./think-tags.js";
+
+/**
+ * OpenAI Chat Completions and every compatible server (Ollama, vLLM, llama.cpp, LM Studio,
+ * DeepSeek, Groq, xAI, Mistral, OpenRouter), through the official `openai` client.
+ * Returns at once; every failure ends the stream with an error event and keeps partial content.
+ */
+export const streamOpenAICompletions: StreamFunction = (model, context, options) => {
+  const out = new AssistantMessageEventStream();
+  const builder = new AssistantMessageBuilder(model, out);
+  run(model, context, options, builder).catch((error: unknown) => {
+    builder.fail(classifyError(error, options.signal));
+  });
+  return out;
+};
+
+async function run(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  builder: AssistantMessageBuilder,
+): Promise<void> {
+  const apiKey = await resolveApiKey(model, options);
+  if (!apiKey) {
+    builder.fail({ kind: "auth", message: missingKeyMessage(model) });
+    return;
+  }
+  // The client logs a malformed line before throwing a bare SyntaxError; keep the line for the message.
+  let badLine: string | undefined;
+  const keepBadLine = (...args: unknown[]) => {
+    if (typeof args[1] === "string" && String(args[0]).startsWith("Could not parse")) badLine ??= args[1];
+  };
+  const client = new OpenAI({
+    apiKey,
+    baseURL: model.baseUrl,
+    maxRetries: 0, // stream() retries, and only while nothing was emitted
+    defaultHeaders: { ...model.headers, ...options.headers },
+    logLevel: "error",
+    logger: { error: keepBadLine, warn: ignore, info: ignore, debug: ignore },
+  });
+  const body = buildCompletionsRequest(model, context, options);
+  options.onPayload?.(body);
+  const chunks = await client.chat.completions.create(body, { signal: options.signal });
+  builder.start();
+  const reader = new CompletionsChunkReader(builder);
+  try {
+    for await (const chunk of chunks) reader.read(chunk as unknown as RawChunk);
+  } catch (error) {
+    reader.flushText();
+    builder.fail(midStreamFailure(error, options.signal, badLine));
+    return;
+  }
+  // The client ends the iteration quietly when the signal aborts.
+  if (options.signal?.aborted) {
+    reader.flushText();
+    builder.fail(classifyError(new Error("Request was aborted"), options.signal));
+    return;
+  }
+  reader.end();
+}
+
+// ---------------------------------------------------------------- wire shapes (loose on purpose)
+
+interface RawToolCallDelta {
+  index?: number;
+  id?: string | null;
+  type?: string;
+  function?: { name?: string | null; arguments?: unknown };
+}
+
+type RawContentPart =
+  | { type: "text"; text?: string }
+  | { type: "thinking"; thinking?: string | Array<{ type?: string; text?: string }> }
+  | { type: string; [key: string]: unknown };
+
+interface RawDelta {
+  content?: string | RawContentPart[] | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+  reasoning_text?: string | null;
+  refusal?: string | null;
+  tool_calls?: RawToolCallDelta[] | null;
+}
+
+interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+  /** DeepSeek's older name for cached prompt tokens. */
+  prompt_cache_hit_tokens?: number;
+}
+
+interface RawChoice {
+  index?: number;
+  delta?: RawDelta | null;
+  finish_reason?: string | null;
+  usage?: RawUsage | null;
+}
+
+interface RawChunk {
+  id?: string;
+  choices?: RawChoice[] | null;
+  usage?: RawUsage | null;
+  x_groq?: { usage?: RawUsage | null } | null;
+}
+
+// ---------------------------------------------------------------- chunk translation
+
+/** Turns Chat Completions chunks into builder calls, tolerating what compatible servers send. */
+class CompletionsChunkReader {
+  private finishReason: string | undefined;
+  private readonly thinkTags: ThinkTagSplitter;
+  private readonly toolCalls: Array<{ key: string; index?: number; id?: string }> = [];
+
+  constructor(private readonly builder: AssistantMessageBuilder) {
+    this.thinkTags = new ThinkTagSplitter((kind, text) =>
+      kind === "thinking" ? builder.thinking(text) : builder.text(text),
+    );
+  }
+
+  read(chunk: RawChunk): void {
+    this.builder.setResponseId(chunk.id);
+    const choices = chunk.choices ?? [];
+    // Usage comes in a trailing chunk with no choices (OpenAI), with the finish (Mistral), or under x_groq.
+    const usage = chunk.usage ?? chunk.x_groq?.usage ?? choices[0]?.usage;
+    if (usage) this.builder.setUsage(mapUsage(usage));
+    for (const choice of choices) {
+      if ((choice.index ?? 0) !== 0) continue; // we never ask for n > 1
+      if (choice.delta) this.readDelta(choice.delta);
+      if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+  }
+
+  /** Emits text held back while it might have been the start of a <think> tag. */
+  flushText(): void {
+    this.thinkTags.flush();
+  }
+
+  /** The stream ended normally: finish, or fail if the server never said it was done. */
+  end(): void {
+    this.flushText();
+    const reason = this.finishReason;
+    if (reason === undefined) {
+      this.builder.fail({
+        kind: "network",
+        message: "Stream ended before the response finished (no finish_reason received)",
+      });
+      return;
+    }
+    if (reason === "content_filter") {
+      this.builder.fail({
+        kind: "invalid_request",
+        message: "The provider's content filter stopped the response (finish_reason: content_filter)",
+      });
+      return;
+    }
+    if (reason === "error") {
+      this.builder.fail({
+        kind: "server",
+        message: "The provider ended the stream with finish_reason: error",
+      });
+      return;
+    }
+    this.fillMissingIds();
+    const hasCalls = this.toolCalls.length > 0;
+    if (reason === "length") this.builder.finish("length");
+    else if ((reason === "tool_calls" || reason === "function_call") && hasCalls)
+      this.builder.finish("toolUse");
+    else this.builder.finish("stop"); // the builder turns "stop" into "toolUse" when calls arrived
+  }
+
+  private readDelta(delta: RawDelta): void {
+    const reasoning = firstNonEmpty(delta.reasoning_content, delta.reasoning, delta.reasoning_text);
+    if (reasoning) this.builder.thinking(reasoning);
+    if (typeof delta.content === "string") this.thinkTags.push(delta.content);
+    else if (Array.isArray(delta.content)) for (const part of delta.content) this.readPart(part);
+    if (typeof delta.refusal === "string") this.builder.text(delta.refusal);
+    if (Array.isArray(delta.tool_calls)) {
+      this.flushText();
+      for (const call of delta.tool_calls) this.readToolCall(call);
+    }
+  }
+
+  /** Mistral sends content as parts: text, or thinking holding its own text parts. */
+  private readPart(part: RawContentPart): void {
+    if (part.type === "text" && typeof part.text === "string") this.thinkTags.push(part.text);
+    else if (part.type === "thinking") {
+      const thinking = part.thinking;
+      if (typeof thinking === "string") this.builder.thinking(thinking);
+      else if (Array.isArray(thinking))
+        for (const inner of thinking) if (typeof inner?.text === "string") this.builder.thinking(inner.text);
+    }
+  }
+
+  private readToolCall(call: RawToolCallDelta): void {
+    const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
+    const name =
+      typeof call.function?.name === "string" && call.function.name !== "" ? call.function.name : undefined;
+    const rawArguments = call.function?.arguments;
+    const args =
+      typeof rawArguments === "string"
+        ? rawArguments
+        : rawArguments != null
+          ? JSON.stringify(rawArguments) // a few servers send the arguments as an object
+          : "";
+    const key = this.toolCallKey(typeof call.index === "number" ? call.index : undefined, id);
+    if (this.builder.hasToolCall(key)) this.builder.toolCallPatch(key, { id, name });
+    else this.builder.toolCallStart(key, id ?? "", name ?? "");
+    this.builder.toolCallArguments(key, args);
+  }
+
+  /**
+   * Which call a delta continues. By `index` when present (it may start at 1); without one
+   * (Mistral), by id, and an id-less delta continues the latest call. A new id under a known
+   * index is a new call: some servers number every call 0.
+   */
+  private toolCallKey(index: number | undefined, id: string | undefined): string {
+    let found =
+      index !== undefined
+        ? this.toolCalls.findLast((call) => call.index === index)
+        : id !== undefined
+          ? this.toolCalls.find((call) => call.id === id)
+          : this.toolCalls.at(-1);
+    if (found && id !== undefined && found.id !== undefined && found.id !== id) found = undefined;
+    if (found) {
+      found.id ??= id;
+      return found.key;
+    }
+    const key = `call:${this.toolCalls.length}`;
+    this.toolCalls.push({ key, ...(index !== undefined && { index }), ...(id !== undefined && { id }) });
+    return key;
+  }
+
+  /** A tool call needs an id for its result to be paired on replay; a few local servers send none. */
+  private fillMissingIds(): void {
+    for (const part of this.builder.message.content) {
+      if (part.type === "toolCall" && part.id === "") part.id = `call_${randomUUID().slice(0, 8)}`;
+    }
+  }
+}
+
+/**
+ * input excludes cached prompt tokens; output includes reasoning. xAI counts reasoning outside
+ * completion_tokens (its total_tokens = prompt + completion + reasoning), so add it back there.
+ */
+function mapUsage(raw: RawUsage): Pick<Usage, "input" | "output" | "cacheRead"> {
+  const prompt = raw.prompt_tokens ?? 0;
+  const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens ?? 0;
+  const completion = raw.completion_tokens ?? 0;
+  const reasoning = raw.completion_tokens_details?.reasoning_tokens ?? 0;
+  const reasoningOutside = reasoning > 0 && raw.total_tokens === prompt + completion + reasoning;
+  return {
+    input: Math.max(0, prompt - cached),
+    output: reasoningOutside ? completion + reasoning : completion,
+    cacheRead: cached,
+  };
+}
+
+/** Failures after the response started: a cut connection, a malformed line, an error payload. */
+function midStreamFailure(error: unknown, signal: AbortSignal | undefined, badLine?: string): Failure {
+  if (signal?.aborted) return classifyError(error, signal);
+  if (error instanceof SyntaxError) {
+    const line = badLine === undefined ? "" : ` in data line ${JSON.stringify(truncate(badLine, 200))}`;
+    return { kind: "server", message: `Malformed data in the response stream${line}: ${error.message}` };
+  }
+  if (error instanceof OpenAI.APIError && error.status === undefined) {
+    // An `{"error": {...}}` payload inside the stream. OpenRouter puts an HTTP-like status in `code`.
+    const code = typeof error.code === "number" ? error.code : Number(error.code);
+    const failure = classifyError(
+      Object.assign(new Error(error.message), Number.isInteger(code) && code >= 400 && { status: code }),
+    );
+    return {
+      ...failure,
+      kind: failure.kind === "unknown" ? "server" : failure.kind,
+      message: `The provider sent an error in the stream: ${failure.message}`,
+    };
+  }
+  const failure = classifyError(error, signal);
+  if (failure.kind !== "network") return failure;
+  return { ...failure, message: `Stream ended before the response finished: ${failure.message}` };
+}
+
+function ignore(): void {}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function firstNonEmpty(...values: Array<string | null | undefined>): string | undefined {
+  for (const value of values) if (typeof value === "string" && value !== "") return value;
+  return undefined;
+}
+
+registerProvider("openai-completions", streamOpenAICompletions);
