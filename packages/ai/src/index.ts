@@ -1,6 +1,13 @@
 export { apiKeyVariable, resolveApiKey } from "./api-keys.js";
 export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfterFrom } from "./errors.js";
 export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
+export { extractJson, extractJsonCandidates } from "./extract-json.js";
+export {
+  type SchemaValidator,
+  schemaValidator,
+  type Validation,
+  validateJson,
+} from "./json-schema-validator.js";
 export { AssistantMessageBuilder } from "./message-builder.js";
 export {
   builtInModels,
@@ -20,9 +27,22 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "./providers/faux.js";
+export { streamOpenAICompletions } from "./providers/openai-completions.js";
 export { prepareReplay } from "./replay.js";
 export { backoffDelay, type RetryPolicy, retryPolicy } from "./retry.js";
 export { complete, registeredApis, registerProvider, stream } from "./stream.js";
+export {
+  type StructuredAttempt,
+  type StructuredAttemptInfo,
+  type StructuredCallLevel,
+  type StructuredCallOptions,
+  type StructuredErrorReason,
+  type StructuredFailure,
+  type StructuredLevel,
+  StructuredOutputError,
+  type StructuredResult,
+  structuredCall,
+} from "./structured-call.js";
 export {
   estimateContextTokens,
   estimateMessageTokens,
@@ -30,5 +50,4 @@ export {
   estimateToolTokens,
 } from "./tokens.js";
 export * from "./types.js";
-export { streamOpenAICompletions } from "./providers/openai-completions.js";
 export { addUsage, emptyUsage, priceUsage } from "./usage.js";

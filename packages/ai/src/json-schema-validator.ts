@@ -1,0 +1,79 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv2019 } from "ajv/dist/2019.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { JsonSchema } from "./types.js";
+
+export type Validation = { ok: true } | { ok: false; error: string };
+
+/** A compiled schema, or why it could not be compiled. */
+export type SchemaValidator =
+  | { ok: true; validate: (data: unknown) => Validation }
+  | { ok: false; error: string };
+
+// Lenient on purpose: schemas come from users, zod and providers' docs, with vendor keywords and
+// formats we do not check. allErrors lets one reformat request name every problem at once.
+// addUsedSchema off: two schemas with the same $id must not collide in the shared instance.
+const options: Options = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false };
+let instances: { draft7: Ajv; draft2019: Ajv2019; draft2020: Ajv2020 } | undefined;
+
+function ajvFor(schema: JsonSchema) {
+  instances ??= {
+    draft7: new Ajv(options),
+    draft2019: new Ajv2019(options),
+    draft2020: new Ajv2020(options),
+  };
+  const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (dialect.includes("2020-12")) return instances.draft2020;
+  if (dialect.includes("2019-09")) return instances.draft2019;
+  return instances.draft7;
+}
+
+const cache = new WeakMap<JsonSchema, SchemaValidator>();
+
+/** Compiles `schema` once (cached by object identity). Never throws. */
+export function schemaValidator(schema: JsonSchema): SchemaValidator {
+  const cached = cache.get(schema);
+  if (cached) return cached;
+  let compiled: SchemaValidator;
+  try {
+    // The dialect is chosen above; dropping $schema spares Ajv a meta-schema lookup it may not
+    // have (draft-04 and unknown dialects then validate as draft-07).
+    const { $schema: _dialect, ...body } = schema;
+    const validate: ValidateFunction = ajvFor(schema).compile(body);
+    compiled = {
+      ok: true,
+      validate: (data) =>
+        validate(data) ? { ok: true } : { ok: false, error: describeErrors(validate.errors) },
+    };
+  } catch (error) {
+    compiled = { ok: false, error: `invalid JSON Schema: ${(error as Error)?.message ?? String(error)}` };
+  }
+  cache.set(schema, compiled);
+  return compiled;
+}
+
+/** Validates `data` against `schema`; an uncompilable schema is reported as a failed validation. */
+export function validateJson(schema: JsonSchema, data: unknown): Validation {
+  const validator = schemaValidator(schema);
+  return validator.ok ? validator.validate(data) : validator;
+}
+
+const MAX_LISTED = 5;
+
+/** "/age must be integer; (root) must have required property 'name'" — short enough for a prompt. */
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  if (!errors?.length) return "does not match the schema";
+  const lines = errors
+    .slice(0, MAX_LISTED)
+    .map((e) => `${e.instancePath || "(root)"} ${e.message ?? "is invalid"}${detail(e)}`);
+  if (errors.length > MAX_LISTED) lines.push(`and ${errors.length - MAX_LISTED} more`);
+  return lines.join("; ");
+}
+
+function detail(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "additionalProperties") return ` ('${String(params.additionalProperty)}')`;
+  if (error.keyword === "enum" && Array.isArray(params.allowedValues))
+    return `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  return "";
+}
