@@ -48,19 +48,21 @@ function entry(
   };
 }
 
-// Prices in USD per million tokens: input, output, cache read, cache write.
+// Prices in USD per million tokens: input, output, cache read, cache write. They change; a
+// user's config file overrides any of them (`prices` on a model entry).
 const BUILT_IN: Model[] = [
+  entry("openai", "gpt-5.1", "GPT-5.1", 400_000, 128_000, FULL, [1.25, 10, 0.125, 0]),
   entry("openai", "gpt-5", "GPT-5", 400_000, 128_000, FULL, [1.25, 10, 0.125, 0]),
   entry("openai", "gpt-5-mini", "GPT-5 mini", 400_000, 128_000, FULL, [0.25, 2, 0.025, 0]),
   entry("openai", "gpt-5-nano", "GPT-5 nano", 400_000, 128_000, FULL, [0.05, 0.4, 0.005, 0]),
   entry("openai", "gpt-4.1", "GPT-4.1", 1_047_576, 32_768, NO_REASONING, [2, 8, 0.5, 0]),
   entry("openai", "gpt-4o-mini", "GPT-4o mini", 128_000, 16_384, NO_REASONING, [0.15, 0.6, 0.075, 0]),
   entry("openai", "o4-mini", "o4-mini", 200_000, 100_000, FULL, [1.1, 4.4, 0.275, 0]),
-  entry("anthropic", "claude-opus-4-1", "Claude Opus 4.1", 200_000, 32_000, ANTHROPIC, [15, 75, 1.5, 18.75]),
+  entry("anthropic", "claude-opus-4-7", "Claude Opus 4.7", 200_000, 64_000, ANTHROPIC, [5, 25, 0.5, 6.25]),
   entry(
     "anthropic",
-    "claude-sonnet-4-5",
-    "Claude Sonnet 4.5",
+    "claude-sonnet-4-6",
+    "Claude Sonnet 4.6",
     200_000,
     64_000,
     ANTHROPIC,

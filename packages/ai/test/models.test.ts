@@ -7,7 +7,7 @@ import { ModelRegistry, UNKNOWN_MODEL_DEFAULTS } from "../src/models.js";
 describe("model registry", () => {
   it("knows current major models with prices and abilities", () => {
     const registry = new ModelRegistry();
-    const sonnet = registry.get("anthropic", "claude-sonnet-4-5");
+    const sonnet = registry.get("anthropic", "claude-sonnet-4-6");
     expect(sonnet).toMatchObject({
       api: "anthropic-messages",
       abilities: { toolCall: true, jsonMode: false },
