@@ -47,6 +47,8 @@ export interface FauxOptions {
   maxOutputTokens?: number;
   abilities?: Partial<ModelAbilities>;
   replies?: FauxStep[];
+  /** Keep every request in `requests` (default true). Turn off for long benchmark runs. */
+  recordRequests?: boolean;
 }
 
 export interface FauxProvider {
@@ -63,6 +65,8 @@ interface FauxScript {
   requests: FauxRequest[];
   tokenDelayMs: number;
   chunkSize: number;
+  recordRequests: boolean;
+  served: number;
 }
 
 const scripts = new Map<string, FauxScript>();
@@ -76,6 +80,8 @@ export function createFaux(options: FauxOptions = {}): FauxProvider {
     requests: [],
     tokenDelayMs: options.tokenDelayMs ?? 0,
     chunkSize: Math.max(1, options.chunkSize ?? 4),
+    recordRequests: options.recordRequests ?? true,
+    served: 0,
   };
   scripts.set(id, script);
   const model: Model = {
@@ -135,13 +141,12 @@ async function play(
   if (signal?.aborted) return aborted();
   if (!script)
     return builder.fail({ kind: "invalid_request", message: `faux: unknown faux model "${model.id}"` });
-  const request: FauxRequest = {
-    model,
-    context: structuredClone(context),
-    options,
-    callIndex: script.requests.length,
-  };
-  script.requests.push(request);
+  // A snapshot of what this call saw: the caller may keep appending to its arrays afterwards.
+  // Messages themselves are treated as immutable once sent, so a shallow copy is enough.
+  const snapshot: Context = { ...context, messages: [...context.messages] };
+  if (context.tools) snapshot.tools = [...context.tools];
+  const request: FauxRequest = { model, context: snapshot, options, callIndex: script.served++ };
+  if (script.recordRequests) script.requests.push(request);
   const step = script.queue.shift();
   if (step === undefined) {
     return builder.fail({

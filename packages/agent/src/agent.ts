@@ -1,0 +1,352 @@
+import {
+  type AssistantMessage,
+  emptyUsage,
+  type ImageContent,
+  type Model,
+  type ThinkingLevel,
+  type Usage,
+} from "@tern/ai";
+import { runAgentLoop, runAgentLoopContinue } from "./loop.js";
+import { userMessage } from "./messages.js";
+import type {
+  AgentEvent,
+  AgentLoopConfig,
+  AgentMessage,
+  AgentRunResult,
+  AnyAgentTool,
+  HookFailure,
+} from "./types.js";
+import { addUsageInto } from "./usage.js";
+
+export type QueueMode = "all" | "one-at-a-time";
+
+export interface AgentOptions extends Omit<AgentLoopConfig, "getSteeringMessages" | "getFollowUpMessages"> {
+  systemPrompt?: string;
+  tools?: AnyAgentTool[];
+  messages?: AgentMessage[];
+  /** How queued steering messages reach the model: all at once (default) or one per turn. */
+  steeringMode?: QueueMode;
+  followUpMode?: QueueMode;
+  /** `source` for SessionStart hooks, run before the first prompt. Default "startup". */
+  sessionSource?: string;
+  /** Called when a listener throws (default: ignored; the run goes on). */
+  onListenerError?: (error: unknown, event: AgentEvent) => void;
+}
+
+export interface TurnUsage {
+  /** Counts turns across every run of this agent, from 1. */
+  turn: number;
+  model: string;
+  /** Every model call of the turn, auxiliary ones included. */
+  usage: Usage;
+}
+
+export interface AgentState {
+  systemPrompt: string | undefined;
+  model: Model;
+  thinkingLevel: ThinkingLevel;
+  tools: AnyAgentTool[];
+  messages: AgentMessage[];
+  isRunning: boolean;
+  /** The assistant message being streamed (a live object), if any. */
+  streamingMessage: AssistantMessage | undefined;
+  /** Tool calls started and not yet finished. */
+  pendingToolCalls: Set<string>;
+  /** The error message of the last run, if it failed. */
+  error: string | undefined;
+  usage: { total: Usage; turns: TurnUsage[] };
+}
+
+export type AgentListener = (event: AgentEvent) => void | Promise<void>;
+
+export interface PromptOptions {
+  /** Images to send with a text prompt. */
+  images?: ImageContent[];
+  /** While a run is going, queue the prompt as a follow-up instead of rejecting. */
+  queue?: boolean;
+}
+
+/**
+ * A stateful shell around the loop. Its state changes only through the loop's events, so what a
+ * listener sees and what the agent holds never disagree. Listeners are awaited in order.
+ */
+export class Agent {
+  readonly state: AgentState;
+  private readonly listeners = new Set<AgentListener>();
+  private readonly steeringQueue: AgentMessage[] = [];
+  private readonly followUpQueue: AgentMessage[] = [];
+  private controller: AbortController | undefined;
+  private running: Promise<AgentRunResult> | undefined;
+  private currentTurn: TurnUsage | undefined;
+  private turnCount = 0;
+  private sessionStarted = false;
+
+  constructor(private readonly options: AgentOptions) {
+    this.state = {
+      systemPrompt: options.systemPrompt,
+      model: options.model,
+      thinkingLevel: options.thinkingLevel ?? "off",
+      tools: options.tools ?? [],
+      messages: options.messages?.slice() ?? [],
+      isRunning: false,
+      streamingMessage: undefined,
+      pendingToolCalls: new Set(),
+      error: undefined,
+      usage: { total: emptyUsage(), turns: [] },
+    };
+  }
+
+  subscribe(listener: AgentListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  setModel(model: Model): void {
+    this.state.model = model;
+  }
+
+  setSystemPrompt(systemPrompt: string | undefined): void {
+    this.state.systemPrompt = systemPrompt;
+  }
+
+  setThinkingLevel(level: ThinkingLevel): void {
+    this.state.thinkingLevel = level;
+  }
+
+  setTools(tools: AnyAgentTool[]): void {
+    this.state.tools = tools;
+  }
+
+  replaceMessages(messages: AgentMessage[]): void {
+    this.state.messages = messages.slice();
+  }
+
+  /**
+   * Starts a run with a prompt and resolves with its result. While a run is going it rejects,
+   * unless `queue` is set: then the prompt becomes a follow-up of the current run, and the promise
+   * resolves with that run's result.
+   */
+  async prompt(
+    input: string | AgentMessage | AgentMessage[],
+    options: PromptOptions = {},
+  ): Promise<AgentRunResult> {
+    const messages = this.toMessages(input, options.images);
+    if (this.running) {
+      if (!options.queue) {
+        throw new Error(
+          "Agent is already running. Use steer() or followUp(), pass { queue: true }, or await waitForIdle() first.",
+        );
+      }
+      this.followUpQueue.push(...messages);
+      return this.running;
+    }
+    return this.start(messages);
+  }
+
+  /**
+   * Runs again from the current messages: after tool results or a repaired crash, or, when the
+   * last message is the assistant's, with whatever steering and follow-ups are queued.
+   */
+  async continue(): Promise<AgentRunResult> {
+    if (this.running) throw new Error("Agent is already running; await waitForIdle() before continue().");
+    const last = this.state.messages[this.state.messages.length - 1];
+    if ((last as { role?: unknown } | undefined)?.role === "assistant") {
+      const queued = this.steeringQueue.splice(0).concat(this.followUpQueue.splice(0));
+      if (queued.length === 0) {
+        throw new Error(
+          "Nothing to continue: the last message is the assistant's and no messages are queued.",
+        );
+      }
+      return this.start(queued);
+    }
+    return this.start(undefined);
+  }
+
+  /** Delivered after the current tool batch, before the next model call. */
+  steer(input: string | AgentMessage | AgentMessage[]): void {
+    this.steeringQueue.push(...this.toMessages(input));
+  }
+
+  /** Delivered when the agent would otherwise stop. */
+  followUp(input: string | AgentMessage | AgentMessage[]): void {
+    this.followUpQueue.push(...this.toMessages(input));
+  }
+
+  clearQueues(): void {
+    this.steeringQueue.length = 0;
+    this.followUpQueue.length = 0;
+  }
+
+  get queuedMessages(): { steering: readonly AgentMessage[]; followUp: readonly AgentMessage[] } {
+    return { steering: this.steeringQueue, followUp: this.followUpQueue };
+  }
+
+  abort(): void {
+    this.controller?.abort();
+  }
+
+  /** Resolves once no run is going (at once when idle). */
+  async waitForIdle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private start(prompts: AgentMessage[] | undefined): Promise<AgentRunResult> {
+    const controller = new AbortController();
+    this.controller = controller;
+    this.state.isRunning = true;
+    this.state.error = undefined;
+    const run = this.execute(prompts, controller.signal).finally(() => {
+      if (this.running === run) {
+        this.running = undefined;
+        this.controller = undefined;
+        this.state.isRunning = false;
+      }
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async execute(prompts: AgentMessage[] | undefined, signal: AbortSignal): Promise<AgentRunResult> {
+    if (prompts) prompts = await this.withSessionContext(prompts, signal);
+    const context = {
+      systemPrompt: this.state.systemPrompt,
+      messages: this.state.messages,
+      tools: this.state.tools,
+    };
+    const {
+      steeringMode,
+      followUpMode,
+      sessionSource: _,
+      onListenerError: __,
+      ...loopOptions
+    } = this.options;
+    const config: AgentLoopConfig = {
+      ...loopOptions,
+      model: this.state.model,
+      thinkingLevel: this.state.thinkingLevel,
+      getSteeringMessages: () => drain(this.steeringQueue, steeringMode),
+      getFollowUpMessages: () => drain(this.followUpQueue, followUpMode),
+    };
+    return prompts
+      ? runAgentLoop(prompts, context, config, this.handle, signal)
+      : runAgentLoopContinue(context, config, this.handle, signal);
+  }
+
+  /** SessionStart hooks run once, before the first prompt; what they add rides on that prompt. */
+  private async withSessionContext(prompts: AgentMessage[], signal: AbortSignal): Promise<AgentMessage[]> {
+    const hooks = this.options.hooks;
+    if (this.sessionStarted || !hooks) return prompts;
+    this.sessionStarted = true;
+    if (hooks.count("SessionStart") === 0) return prompts;
+    const report = (failure: HookFailure) =>
+      this.handle({
+        type: "error",
+        source: "hook",
+        message: `SessionStart hook "${failure.hookName}" failed: ${failure.message}`,
+        hookEvent: failure.event,
+        hookName: failure.hookName,
+      });
+    const added = await hooks.runSessionStart(
+      { source: this.options.sessionSource ?? "startup" },
+      report,
+      signal,
+    );
+    const index = prompts.findIndex((message) => (message as { role?: unknown }).role === "user");
+    if (added.length === 0 || index < 0) return prompts;
+    const first = prompts[index] as Extract<AgentMessage, { role: "user" }>;
+    const parts =
+      typeof first.content === "string" ? [{ type: "text" as const, text: first.content }] : first.content;
+    const copy = prompts.slice();
+    copy[index] = {
+      ...first,
+      content: [...parts, ...added.map((text) => ({ type: "text" as const, text }))],
+    };
+    return copy;
+  }
+
+  private readonly handle = (event: AgentEvent): void | Promise<void> => {
+    this.reduce(event);
+    let chain: Promise<void> | undefined;
+    for (const listener of this.listeners) {
+      if (chain) {
+        chain = chain.then(() => this.call(listener, event));
+        continue;
+      }
+      const pending = this.call(listener, event);
+      if (pending) chain = pending;
+    }
+    return chain;
+  };
+
+  private call(listener: AgentListener, event: AgentEvent): void | Promise<void> {
+    try {
+      const pending = listener(event);
+      if (pending)
+        return pending.then(undefined, (error: unknown) => this.options.onListenerError?.(error, event));
+    } catch (error) {
+      this.options.onListenerError?.(error, event);
+    }
+  }
+
+  /** The only place state changes during a run. */
+  private reduce(event: AgentEvent): void {
+    const state = this.state;
+    switch (event.type) {
+      case "message_start":
+        if ((event.message as { role?: unknown }).role === "assistant") {
+          state.streamingMessage = event.message as AssistantMessage;
+        }
+        break;
+      case "message_update":
+        state.streamingMessage = event.message;
+        break;
+      case "message_end":
+        state.messages.push(event.message);
+        if ((event.message as { role?: unknown }).role === "assistant") state.streamingMessage = undefined;
+        break;
+      case "tool_execution_start":
+        state.pendingToolCalls.add(event.toolCallId);
+        break;
+      case "tool_execution_end":
+        state.pendingToolCalls.delete(event.toolCallId);
+        break;
+      case "context_update":
+        if (event.messages) state.messages = event.messages.slice();
+        if (event.model) state.model = event.model;
+        if (event.thinkingLevel) state.thinkingLevel = event.thinkingLevel;
+        if (event.systemPrompt !== undefined) state.systemPrompt = event.systemPrompt;
+        if (event.tools) state.tools = event.tools;
+        break;
+      case "turn_start":
+        this.currentTurn = { turn: ++this.turnCount, model: state.model.id, usage: emptyUsage() };
+        state.usage.turns.push(this.currentTurn);
+        break;
+      case "model_call_end":
+        addUsageInto(state.usage.total, event.usage);
+        if (this.currentTurn) {
+          addUsageInto(this.currentTurn.usage, event.usage);
+          if (event.purpose === "turn") this.currentTurn.model = event.model;
+        }
+        break;
+      case "turn_end":
+        this.currentTurn = undefined;
+        break;
+      case "agent_end":
+        state.streamingMessage = undefined;
+        state.pendingToolCalls.clear();
+        state.error = event.errorMessage;
+        this.currentTurn = undefined;
+        break;
+    }
+  }
+
+  private toMessages(input: string | AgentMessage | AgentMessage[], images?: ImageContent[]): AgentMessage[] {
+    if (typeof input === "string") return [userMessage(input, (this.options.now ?? Date.now)(), images)];
+    return Array.isArray(input) ? input : [input];
+  }
+}
+
+function drain(queue: AgentMessage[], mode: QueueMode = "all"): AgentMessage[] {
+  if (queue.length === 0) return [];
+  return mode === "one-at-a-time" ? queue.splice(0, 1) : queue.splice(0);
+}

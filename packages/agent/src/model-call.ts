@@ -1,0 +1,106 @@
+import {
+  type AssistantMessage,
+  type Context,
+  emptyUsage,
+  type Model,
+  type StreamFunction,
+  type StreamOptions,
+} from "@tern/ai";
+import { describeThrown } from "./tool-result.js";
+import type { AgentEvent, ModelCallPurpose } from "./types.js";
+
+export interface ModelCallEnv {
+  streamFn: StreamFunction;
+  emit: (event: AgentEvent) => Promise<void>;
+  now: () => number;
+  ids: () => string;
+}
+
+/**
+ * One model call, visible as `model_call_start/end` around `message_start/update/end`.
+ * Never throws: a provider that throws or breaks its stream yields an assistant message with
+ * stopReason "error" that keeps whatever content arrived.
+ *
+ * Auxiliary calls (compaction, tool selection, ...) pass their purpose and usually
+ * `messageEvents: false`, since their reply is not part of the transcript.
+ */
+export async function callModel(
+  model: Model,
+  context: Context,
+  options: StreamOptions,
+  env: ModelCallEnv,
+  purpose: ModelCallPurpose = "turn",
+  messageEvents = true,
+): Promise<AssistantMessage> {
+  const callId = env.ids();
+  const startedAt = env.now();
+  await env.emit({
+    type: "model_call_start",
+    callId,
+    purpose,
+    model: model.id,
+    provider: model.provider,
+    timestamp: startedAt,
+  });
+  let partial: AssistantMessage | undefined;
+  let final: AssistantMessage | undefined;
+  try {
+    const events = env.streamFn(model, context, options);
+    for await (const event of events) {
+      if (event.type === "done") final = event.message;
+      else if (event.type === "error") final = event.error;
+      else {
+        if (partial === undefined) {
+          partial = event.partial;
+          if (messageEvents) await env.emit({ type: "message_start", message: partial });
+        }
+        if (event.type !== "start" && messageEvents) {
+          await env.emit({ type: "message_update", message: event.partial, assistantEvent: event });
+        }
+      }
+    }
+    final ??= await events.result();
+  } catch (error) {
+    final = failed(model, partial, `The model call failed: ${describeThrown(error)}`, env.now());
+  }
+  if (messageEvents) {
+    if (partial === undefined) await env.emit({ type: "message_start", message: final });
+    await env.emit({ type: "message_end", message: final });
+  }
+  const end: AgentEvent = {
+    type: "model_call_end",
+    callId,
+    purpose,
+    model: model.id,
+    provider: model.provider,
+    usage: final.usage,
+    durationMs: env.now() - startedAt,
+    stopReason: final.stopReason,
+  };
+  if (final.errorMessage !== undefined) end.errorMessage = final.errorMessage;
+  await env.emit(end);
+  return final;
+}
+
+/** An assistant message standing for a turn that failed before or during its model call. */
+export function failed(
+  model: Model,
+  partial: AssistantMessage | undefined,
+  errorMessage: string,
+  timestamp: number,
+): AssistantMessage {
+  const message: AssistantMessage = partial ?? {
+    role: "assistant",
+    content: [],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "error",
+    timestamp,
+  };
+  message.stopReason = "error";
+  message.errorMessage = errorMessage;
+  message.errorKind = "unknown";
+  return message;
+}

@@ -1,0 +1,127 @@
+import type { ToolCall } from "@tern/ai";
+import type { HookFailureReporter, HookRegistry } from "./hooks.js";
+import { describeThrown, errorOutcome, normalizeToolResult } from "./tool-result.js";
+import { validateArguments } from "./tool-schema.js";
+import type { AgentEvent, AgentToolResult, AnyAgentTool, ToolOutcome } from "./types.js";
+
+export interface ToolCallEnv {
+  tools: readonly AnyAgentTool[];
+  hooks: HookRegistry | undefined;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => Promise<void>;
+  reportHookFailure: HookFailureReporter;
+  /** True once the batch has given up on its calls (abort); late updates are dropped. */
+  isClosed: () => boolean;
+}
+
+export interface ToolCallResult {
+  outcome: ToolOutcome;
+  /** A PreToolUse hook asked to end the run. */
+  stopRun: boolean;
+}
+
+export function findTool(tools: readonly AnyAgentTool[], name: string): AnyAgentTool | undefined {
+  for (const tool of tools) if (tool.name === name) return tool;
+  return undefined;
+}
+
+/**
+ * One call from lookup to post-hooks. Every failure becomes an error result the model can read;
+ * nothing here throws. The model cannot reach `execute` without passing validation and hooks.
+ */
+export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<ToolCallResult> {
+  const tool = findTool(env.tools, call.name);
+  if (!tool) return fail(unknownToolText(call.name, env.tools));
+  if (call.parseError) {
+    return fail(
+      `Could not read the arguments of tool "${call.name}": ${call.parseError}\nSend the arguments as one JSON object.`,
+    );
+  }
+  let args = call.arguments;
+  if (tool.prepareArguments) {
+    try {
+      // A copy: the assistant message in the transcript keeps what the model actually sent.
+      args = await tool.prepareArguments(structuredClone(args));
+    } catch (error) {
+      return fail(`Preparing the arguments of tool "${call.name}" failed: ${describeThrown(error)}`);
+    }
+  }
+  let validation = await validateArguments(tool, args);
+  if (!validation.ok) return fail(validation.error);
+
+  let stopRun = false;
+  if (env.hooks && env.hooks.count("PreToolUse", call.name) > 0) {
+    const decision = await env.hooks.runPreToolUse(
+      { toolName: call.name, toolCallId: call.id, args: validation.value },
+      env.reportHookFailure,
+      env.signal,
+    );
+    if (decision.action === "deny") return fail(`Tool call "${call.name}" was denied: ${decision.reason}`);
+    if (decision.action === "terminate") {
+      stopRun = true;
+      return {
+        outcome: errorOutcome(`Tool call "${call.name}" was stopped: ${decision.reason}`, true),
+        stopRun,
+      };
+    }
+    if (decision.argsRewritten) {
+      validation = await validateArguments(tool, decision.args);
+      if (!validation.ok) return fail(validation.error);
+    }
+  }
+
+  const value = validation.value;
+  let outcome: ToolOutcome;
+  try {
+    const raw = await tool.execute(value, {
+      signal: env.signal,
+      toolCallId: call.id,
+      onUpdate: (partial) => emitUpdate(call, partial, env),
+    });
+    outcome = normalizeToolResult(raw);
+  } catch (error) {
+    outcome = errorOutcome(describeThrown(error));
+  }
+
+  if (env.hooks) {
+    const input = { toolName: call.name, toolCallId: call.id, args: value, result: outcome };
+    if (!outcome.isError) {
+      if (env.hooks.count("PostToolUse", call.name) > 0) {
+        outcome = await env.hooks.runPostToolUse(input, env.reportHookFailure, env.signal);
+      }
+    } else if (env.hooks.count("PostToolUseFailure", call.name) > 0) {
+      outcome = await env.hooks.runPostToolUseFailure(
+        { ...input, error: outcomeText(outcome) },
+        env.reportHookFailure,
+        env.signal,
+      );
+    }
+  }
+  return { outcome, stopRun };
+}
+
+function emitUpdate(call: ToolCall, partial: AgentToolResult | string, env: ToolCallEnv): Promise<void> {
+  if (env.isClosed()) return Promise.resolve();
+  return env.emit({
+    type: "tool_execution_update",
+    toolCallId: call.id,
+    toolName: call.name,
+    args: call.arguments,
+    partialResult: normalizeToolResult(partial),
+  });
+}
+
+function unknownToolText(name: string, tools: readonly AnyAgentTool[]): string {
+  const available = tools.length === 0 ? "none" : tools.map((tool) => tool.name).join(", ");
+  return `Tool "${name}" not found. Available tools: ${available}.`;
+}
+
+function outcomeText(outcome: ToolOutcome): string {
+  let text = "";
+  for (const part of outcome.content) if (part.type === "text") text += part.text;
+  return text;
+}
+
+function fail(text: string): ToolCallResult {
+  return { outcome: errorOutcome(text), stopRun: false };
+}
