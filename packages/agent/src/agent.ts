@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  addUsageInto,
   emptyUsage,
   type ImageContent,
   type Model,
@@ -16,7 +17,6 @@ import type {
   AnyAgentTool,
   HookFailure,
 } from "./types.js";
-import { addUsageInto } from "./usage.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 

@@ -38,4 +38,3 @@ export {
 export { NO_OUTPUT, normalizeToolResult } from "./tool-result.js";
 export { toolSpec, toolSpecs, validateArguments } from "./tool-schema.js";
 export * from "./types.js";
-export { addUsageInto } from "./usage.js";

@@ -1,5 +1,6 @@
 import {
   type AssistantMessage,
+  addUsageInto,
   type Context,
   emptyUsage,
   type Model,
@@ -28,7 +29,6 @@ import type {
   InjectKind,
   TurnPatch,
 } from "./types.js";
-import { addUsageInto } from "./usage.js";
 
 interface Injection {
   message: AgentMessage;

@@ -23,20 +23,24 @@ export function priceUsage(model: Model, usage: Usage): Usage {
   return usage;
 }
 
+/** Adds `usage` into `total` in place (running totals need no new object per event). */
+export function addUsageInto(total: Usage, usage: Usage): Usage {
+  total.input += usage.input;
+  total.output += usage.output;
+  total.cacheRead += usage.cacheRead;
+  total.cacheWrite += usage.cacheWrite;
+  total.totalTokens += usage.totalTokens;
+  total.cost.input += usage.cost.input;
+  total.cost.output += usage.cost.output;
+  total.cost.cacheRead += usage.cost.cacheRead;
+  total.cost.cacheWrite += usage.cost.cacheWrite;
+  total.cost.total += usage.cost.total;
+  return total;
+}
+
 /** Sums usages into a new object (for totals across turns and attempts). */
 export function addUsage(...usages: Usage[]): Usage {
   const sum = emptyUsage();
-  for (const u of usages) {
-    sum.input += u.input;
-    sum.output += u.output;
-    sum.cacheRead += u.cacheRead;
-    sum.cacheWrite += u.cacheWrite;
-    sum.totalTokens += u.totalTokens;
-    sum.cost.input += u.cost.input;
-    sum.cost.output += u.cost.output;
-    sum.cost.cacheRead += u.cost.cacheRead;
-    sum.cost.cacheWrite += u.cost.cacheWrite;
-    sum.cost.total += u.cost.total;
-  }
+  for (const usage of usages) addUsageInto(sum, usage);
   return sum;
 }
