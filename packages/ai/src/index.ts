@@ -52,4 +52,4 @@ export {
   estimateToolTokens,
 } from "./tokens.js";
 export * from "./types.js";
-export { addUsage, emptyUsage, priceUsage } from "./usage.js";
+export { addUsage, addUsageInto, emptyUsage, priceUsage } from "./usage.js";
