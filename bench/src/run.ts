@@ -1,33 +1,63 @@
-// `npm run bench`: runs every benchmark, prints the tables and writes bench/results/<date>.json.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// `npm run bench [id...]`: runs each benchmark in a fresh child process, prints the tables and
+// writes bench/results/<date>.json with the versions of everything measured.
+import { fork } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { BENCHES, type Rows } from "./benches.js";
 import { printTable } from "./measure.js";
-import { providerParseBench } from "./provider-parse.js";
 
-const BENCHES: Record<string, () => Promise<Record<string, string | number>[]>> = {
-  "provider parse throughput (loopback HTTP, real provider code)": providerParseBench,
-};
-
-const only = process.argv[2];
-const results: Record<string, unknown> = {};
-for (const [title, run] of Object.entries(BENCHES)) {
-  if (only && !title.includes(only)) continue;
-  const rows = await run();
-  printTable(title, rows);
-  results[title] = rows;
+function runChild(id: string): Promise<Rows> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL("./child.ts", import.meta.url), [id], {
+      execArgv: ["--import", "tsx", "--expose-gc"],
+    });
+    let rows: Rows | undefined;
+    child.on("message", (message) => {
+      rows = message as Rows;
+    });
+    child.on("exit", (code) =>
+      rows ? resolve(rows) : reject(new Error(`benchmark ${id} exited with ${code}`)),
+    );
+  });
 }
-const versions = (name: string) =>
-  (
-    JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), "utf8")) as {
-      version: string;
-    }
-  ).version;
+
+function versionOf(name: string): string {
+  const file = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
+  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+}
+
+const wanted = process.argv.slice(2);
+const results: Record<string, Rows | { error: string }> = {};
+let failed = false;
+for (const [id, bench] of Object.entries(BENCHES)) {
+  if (wanted.length > 0 && !wanted.includes(id)) continue;
+  try {
+    const rows = await runChild(id);
+    printTable(bench.title, rows);
+    results[id] = rows;
+  } catch (error) {
+    failed = true;
+    console.error(`\n${bench.title}: FAILED: ${(error as Error).message}`);
+    results[id] = { error: (error as Error).message };
+  }
+}
 const report = {
   date: new Date().toISOString(),
   node: process.version,
-  versions: { openai: versions("openai"), "@anthropic-ai/sdk": versions("@anthropic-ai/sdk") },
+  machine: { cpus: (await import("node:os")).cpus().length, platform: process.platform, arch: process.arch },
+  versions: {
+    tern: versionOf("@tern/ai"),
+    openai: versionOf("openai"),
+    "@anthropic-ai/sdk": versionOf("@anthropic-ai/sdk"),
+  },
   results,
 };
 mkdirSync(new URL("../results/", import.meta.url), { recursive: true });
 const file = new URL(`../results/${report.date.slice(0, 10)}.json`, import.meta.url);
+// A partial run (`npm run bench agent-loop`) keeps the day's other results.
+if (existsSync(file)) {
+  const earlier = JSON.parse(readFileSync(file, "utf8")) as { results?: typeof results };
+  report.results = { ...earlier.results, ...results };
+}
 writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`\nwrote ${file.pathname}`);
+process.exitCode = failed ? 1 : 0;

@@ -143,10 +143,12 @@ async function play(
     return builder.fail({ kind: "invalid_request", message: `faux: unknown faux model "${model.id}"` });
   // A snapshot of what this call saw: the caller may keep appending to its arrays afterwards.
   // Messages themselves are treated as immutable once sent, so a shallow copy is enough.
-  const snapshot: Context = { ...context, messages: [...context.messages] };
-  if (context.tools) snapshot.tools = [...context.tools];
-  const request: FauxRequest = { model, context: snapshot, options, callIndex: script.served++ };
-  if (script.recordRequests) script.requests.push(request);
+  const request: FauxRequest = { model, context, options, callIndex: script.served++ };
+  if (script.recordRequests) {
+    request.context = { ...context, messages: [...context.messages] };
+    if (context.tools) request.context.tools = [...context.tools];
+    script.requests.push(request);
+  }
   const step = script.queue.shift();
   if (step === undefined) {
     return builder.fail({
