@@ -71,6 +71,8 @@ export interface UserMessage {
   role: "user";
   content: string | UserContent[];
   timestamp: number;
+  /** Kept verbatim by context compaction (the original request, interrupts). Never sent to providers. */
+  pinned?: boolean;
 }
 
 export type ErrorKind =
@@ -98,6 +100,8 @@ export interface AssistantMessage {
   /** The provider's response id, when it sent one. */
   responseId?: string;
   timestamp: number;
+  /** Kept verbatim by context compaction. Never sent to providers. */
+  pinned?: boolean;
 }
 
 export interface ToolResultMessage<TDetails = unknown> {
@@ -109,6 +113,8 @@ export interface ToolResultMessage<TDetails = unknown> {
   /** Structured data for UIs; never sent to the model. */
   details?: TDetails;
   timestamp: number;
+  /** Kept verbatim by context compaction. Never sent to providers. */
+  pinned?: boolean;
 }
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
