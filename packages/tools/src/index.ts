@@ -1,0 +1,15 @@
+export { BUILTIN_TOOL_NAMES, codingTools, createTools } from "./create-tools.js";
+export { installPermissions, PERMISSION_HOOK_PRIORITY, permissionHook } from "./permissions/hook.js";
+export { type CallInput, PermissionPolicy } from "./permissions/policy.js";
+export { formatRule, parseRule } from "./permissions/rules.js";
+export { analyzeCommand, type ShellAnalysis } from "./permissions/shell.js";
+export * from "./permissions/types.js";
+export { bashTool } from "./tools/bash.js";
+export { editTool } from "./tools/edit.js";
+export { globTool } from "./tools/glob.js";
+export { grepTool } from "./tools/grep.js";
+export { lsTool } from "./tools/ls.js";
+export { readTool } from "./tools/read.js";
+export { writeTool } from "./tools/write.js";
+export * from "./types.js";
+export { type Resolution, Workspace } from "./workspace.js";

@@ -1,0 +1,212 @@
+// The permission policy: deny rules, then the mode, then allow rules, then the user. It decides
+// one call at a time; hook.ts puts it in front of every tool call.
+
+import type { AnyAgentTool } from "@tern/agent";
+import type { ToolKind } from "../types.js";
+import { describeCall, suggestRules } from "./describe.js";
+import { CompiledRule, toRule } from "./rules.js";
+import type {
+  AskPermission,
+  PermissionAnswer,
+  PermissionCheck,
+  PermissionDecision,
+  PermissionMode,
+  PermissionOptions,
+  PermissionRule,
+} from "./types.js";
+import { PERMISSION_MODES } from "./types.js";
+
+const BUILTIN_KINDS: Record<string, ToolKind> = {
+  read: "read",
+  ls: "read",
+  glob: "read",
+  grep: "read",
+  write: "write",
+  edit: "write",
+  bash: "exec",
+};
+
+export interface CallInput {
+  toolName: string;
+  toolCallId?: string;
+  args: Record<string, unknown>;
+}
+
+export class PermissionPolicy {
+  private currentMode: PermissionMode;
+  private readonly allowRules: CompiledRule[] = [];
+  private readonly denyRules: CompiledRule[] = [];
+  private readonly askUser: AskPermission | undefined;
+  private readonly kinds: Map<string, ToolKind>;
+  private readonly root: string | undefined;
+  /** Names of the run's tools, when known: denial reasons list only tools that exist. */
+  private readonly available: Set<string> | undefined;
+  // One question at a time: parallel tool calls must not open several prompts at once.
+  private asking: Promise<unknown> = Promise.resolve();
+
+  /** Throws on an unknown mode or a malformed rule (configuration errors). */
+  constructor(options: PermissionOptions = {}) {
+    this.currentMode = checkMode(options.mode ?? "ask");
+    this.askUser = options.ask;
+    this.root = options.root;
+    this.kinds = new Map(Object.entries(BUILTIN_KINDS));
+    this.available = options.tools ? new Set(options.tools.map((tool) => tool.name)) : undefined;
+    for (const tool of options.tools ?? []) {
+      const kind = (tool as AnyAgentTool & { kind?: ToolKind }).kind;
+      if (kind) this.kinds.set(tool.name, kind);
+    }
+    for (const [name, kind] of Object.entries(options.kinds ?? {})) this.kinds.set(name, kind);
+    for (const rule of options.allow ?? []) this.allow(rule);
+    for (const rule of options.deny ?? []) this.deny(rule);
+  }
+
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  setMode(mode: PermissionMode): void {
+    this.currentMode = checkMode(mode);
+  }
+
+  allow(rule: string | PermissionRule): void {
+    this.allowRules.push(new CompiledRule(toRule(rule), this.root));
+  }
+
+  deny(rule: string | PermissionRule): void {
+    this.denyRules.push(new CompiledRule(toRule(rule), this.root));
+  }
+
+  get rules(): { allow: string[]; deny: string[] } {
+    return { allow: this.allowRules.map((r) => r.text), deny: this.denyRules.map((r) => r.text) };
+  }
+
+  kindOf(toolName: string): ToolKind {
+    return this.kinds.get(toolName) ?? "exec";
+  }
+
+  /** Decides without asking anyone: allowed, denied, or needs the user. */
+  check(call: CallInput): PermissionCheck {
+    const deny = this.denyRules.find((rule) => rule.denies(call));
+    if (deny) {
+      return {
+        allow: false,
+        by: "deny-rule",
+        rule: deny.text,
+        reason: `the permission rule "${deny.text}" denies it. Do not retry it; find another way or ask the user.`,
+      };
+    }
+    const mode = this.currentMode;
+    const kind = this.kindOf(call.toolName);
+    if (mode === "bypass")
+      return { allow: true, by: "mode", reason: 'permission mode "bypass" allows every tool' };
+    if (kind === "read") return { allow: true, by: "mode", reason: `${call.toolName} only reads` };
+    if (mode === "read-only") {
+      return {
+        allow: false,
+        by: "mode",
+        reason: `the session is in read-only mode, so only tools that read (${this.readTools().join(", ")}) may run. Do not retry; tell the user what you would change instead.`,
+      };
+    }
+    const allowing = CompiledRule.allowing(this.allowRules, call);
+    if (allowing) {
+      const texts = allowing.map((rule) => rule.text);
+      return {
+        allow: true,
+        by: "allow-rule",
+        rule: texts.join(", "),
+        reason: `allowed by ${texts.join(", ")}`,
+      };
+    }
+    if (mode === "accept-edits" && kind === "write") {
+      return { allow: true, by: "mode", reason: 'permission mode "accept-edits" allows file edits' };
+    }
+    return {
+      ask: true,
+      request: {
+        toolName: call.toolName,
+        args: call.args,
+        kind,
+        mode,
+        summary: describeCall(call.toolName, call.args, this.root),
+        suggestedRules: suggestRules(call.toolName, call.args, this.root),
+      },
+    };
+  }
+
+  /** Decides, asking the user when the rules and the mode leave it open. Never throws. */
+  async decide(
+    call: CallInput,
+    signal: AbortSignal = new AbortController().signal,
+  ): Promise<PermissionDecision> {
+    const first = this.check(call);
+    if (!("ask" in first)) return first;
+    if (!this.askUser) return this.noTerminal(call);
+    const ask = this.askUser;
+    const turn = this.asking.then(async (): Promise<PermissionDecision> => {
+      // An earlier answer may have added a rule that settles this call.
+      const again = this.check(call);
+      if (!("ask" in again)) return again;
+      if (signal.aborted)
+        return { allow: false, by: "user", reason: "the run was aborted before the user answered" };
+      let answer: PermissionAnswer;
+      try {
+        answer = await ask({ ...again.request, toolCallId: call.toolCallId ?? "", signal });
+      } catch (error) {
+        return {
+          allow: false,
+          by: "user",
+          reason: `asking the user failed (${(error as Error)?.message ?? String(error)}), so the call is denied`,
+        };
+      }
+      return this.applyAnswer(answer, again.request.suggestedRules);
+    });
+    this.asking = turn.catch(() => {});
+    return turn;
+  }
+
+  private applyAnswer(answer: PermissionAnswer, suggested: string[]): PermissionDecision {
+    const normalized = typeof answer === "boolean" ? { allow: answer } : answer;
+    if (normalized.allow) {
+      if (normalized.remember) for (const rule of suggested) this.allow(rule);
+      return { allow: true, by: "user", reason: normalized.reason ?? "the user allowed it" };
+    }
+    const why = normalized.reason ? `: ${normalized.reason}` : "";
+    return {
+      allow: false,
+      by: "user",
+      reason: `the user said no${why}. Do not retry it; ask the user how to proceed if you need it.`,
+    };
+  }
+
+  private noTerminal(call: CallInput): PermissionDecision {
+    const allowed = [...this.readTools(), ...this.allowRules.map((rule) => rule.text)];
+    if (this.currentMode === "accept-edits") allowed.push(...this.toolsOfKind("write"));
+    const list = allowed.length > 0 ? unique(allowed).join(", ") : "nothing";
+    return {
+      allow: false,
+      by: "no-terminal",
+      reason:
+        `${call.toolName} needs the user's permission (permission mode "${this.currentMode}"), but tern runs without a terminal to ask, so it was denied. ` +
+        `Allowed without asking: ${list}. Do not retry it; use an allowed tool, or finish and tell the user what you need and why (they can allow it with --allow-tool or --mode).`,
+    };
+  }
+
+  private readTools(): string[] {
+    return this.toolsOfKind("read");
+  }
+
+  private toolsOfKind(kind: ToolKind): string[] {
+    return [...this.kinds]
+      .filter(([name, k]) => k === kind && (!this.available || this.available.has(name)))
+      .map(([name]) => name);
+  }
+}
+
+function checkMode(mode: string): PermissionMode {
+  if ((PERMISSION_MODES as readonly string[]).includes(mode)) return mode as PermissionMode;
+  throw new Error(`Unknown permission mode "${mode}"; use one of ${PERMISSION_MODES.join(", ")}.`);
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items)];
+}

@@ -1,0 +1,145 @@
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { HeadTailBuffer } from "../output-buffer.js";
+import { spawnGroup } from "../process-group.js";
+import { formatBytes } from "../text.js";
+import type { BashDetails, BashOptions, BuiltinTool } from "../types.js";
+import type { Workspace } from "../workspace.js";
+import { fsErrorText, toolError } from "./result.js";
+
+// How long to wait for the output pipes to close after the shell exited (a daemon that escaped
+// the process group can hold them open forever).
+const DRAIN_MS = 2000;
+const UPDATE_EVERY_MS = 500;
+
+export function bashTool(ws: Workspace, options: BashOptions = {}) {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
+  const maxOutputBytes = options.maxOutputBytes ?? 30_000;
+  const shell = options.shell ?? "/bin/bash";
+  const env = options.env ?? {
+    ...process.env,
+    PAGER: "cat",
+    GIT_PAGER: "cat",
+    GIT_TERMINAL_PROMPT: "0",
+  };
+
+  const parameters = z.object({
+    command: z.string().min(1).describe("The bash command line to run."),
+    cwd: z.string().optional().describe('Working directory, relative to the workspace root. Default ".".'),
+    timeout: z
+      .number()
+      .positive()
+      .max(maxTimeoutMs / 1000)
+      .optional()
+      .describe(`Seconds before the command is killed. Default ${defaultTimeoutMs / 1000}.`),
+  });
+
+  const tool: BuiltinTool<z.infer<typeof parameters>, BashDetails> = {
+    name: "bash",
+    label: "Run command",
+    kind: "exec",
+    description:
+      "Run a command with /bin/bash -c in the workspace (or a subdirectory of it) and return its combined stdout and stderr and exit code. " +
+      "There is no terminal and no stdin: do not start interactive programs. Background jobs are stopped when the command ends. " +
+      `Output over ${formatBytes(maxOutputBytes)} keeps its start and end. A non-zero exit code is reported as an error with the output.`,
+    parameters,
+    async execute({ command, cwd = ".", timeout }, { signal, onUpdate }) {
+      const resolved = await ws.resolve(cwd);
+      if (!resolved.ok) return toolError(resolved.error);
+      try {
+        if (!(await stat(resolved.abs)).isDirectory())
+          return toolError(`${resolved.rel} is not a directory.`);
+      } catch (error) {
+        return toolError(fsErrorText(error, resolved.rel));
+      }
+      const details: BashDetails = {
+        command,
+        cwd: resolved.rel,
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        truncated: false,
+        outputBytes: 0,
+        durationMs: 0,
+      };
+      if (signal.aborted) {
+        details.aborted = true;
+        return toolError("The command was not started: the run was aborted.", details);
+      }
+
+      const timeoutMs = timeout !== undefined ? timeout * 1000 : defaultTimeoutMs;
+      const headBytes = Math.floor(maxOutputBytes / 3);
+      const output = new HeadTailBuffer(headBytes, maxOutputBytes - headBytes);
+      const started = Date.now();
+      const { child, kill } = spawnGroup(shell, command, resolved.abs, env);
+
+      const finished = new Promise<{ error?: Error }>((resolve) => {
+        let exited = false;
+        let drainTimer: ReturnType<typeof setTimeout> | undefined;
+        child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+        child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+        child.on("error", (error) => resolve({ error }));
+        child.on("exit", (code, sig) => {
+          exited = true;
+          details.exitCode = code;
+          details.signal = sig;
+          // Stop what the command left running in the background, then let the pipes drain.
+          kill();
+          drainTimer = setTimeout(() => {
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            resolve({});
+          }, DRAIN_MS);
+        });
+        child.on("close", (code, sig) => {
+          clearTimeout(drainTimer);
+          if (!exited) {
+            details.exitCode = code;
+            details.signal = sig;
+          }
+          resolve({});
+        });
+      });
+
+      const timer = setTimeout(() => {
+        details.timedOut = true;
+        kill();
+      }, timeoutMs);
+      const onAbort = () => {
+        details.aborted = true;
+        kill();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      let reported = 0;
+      const ticker = setInterval(() => {
+        if (output.total === reported) return;
+        reported = output.total;
+        void onUpdate({
+          content: output.recent(4000),
+          details: { ...details, outputBytes: output.total },
+        }).catch(() => {});
+      }, UPDATE_EVERY_MS);
+
+      const { error } = await finished;
+      clearTimeout(timer);
+      clearInterval(ticker);
+      signal.removeEventListener("abort", onAbort);
+      details.durationMs = Date.now() - started;
+      details.outputBytes = output.total;
+      details.truncated = output.truncated;
+      if (error) return toolError(`Could not start ${shell}: ${error.message}`, details);
+
+      const body = output.total === 0 ? "(no output)" : output.text().replace(/\n$/, "");
+      let status: string;
+      if (details.aborted) status = "The command was aborted; its process group was killed.";
+      else if (details.timedOut) status = `The command timed out after ${timeoutMs / 1000} s and was killed.`;
+      else if (details.exitCode === null) status = `The command was killed by signal ${details.signal}.`;
+      else status = `Exit code: ${details.exitCode}`;
+      const isError = details.aborted || details.timedOut || details.exitCode !== 0;
+      return { content: `${body}\n\n${status}`, details, isError };
+    },
+  };
+  return tool;
+}

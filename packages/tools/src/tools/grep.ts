@@ -1,0 +1,199 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { cutLine, formatBytes, looksBinary, plural, SNIFF_BYTES } from "../text.js";
+import type { BuiltinTool, GrepDetails, GrepMatch, SearchOptions } from "../types.js";
+import { type WalkedFile, walkFiles } from "../walk.js";
+import type { Workspace } from "../workspace.js";
+import { fsErrorText, toolError, toolText } from "./result.js";
+
+const MAX_LINE_CHARS = 500;
+const MAX_CONTEXT = 10;
+
+const parameters = z.object({
+  pattern: z.string().min(1).describe("JavaScript regular expression searched for in each line."),
+  path: z
+    .string()
+    .optional()
+    .describe('File or directory to search, relative to the workspace root. Default ".".'),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Only search files matching this glob, e.g. "*.ts" or "src/**/*.{js,jsx}" (no "/" = file name at any depth).',
+    ),
+  ignoreCase: z.boolean().optional().describe("Case-insensitive search. Default false."),
+  literal: z
+    .boolean()
+    .optional()
+    .describe("Treat the pattern as plain text, not a regular expression. Default false."),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_CONTEXT)
+    .optional()
+    .describe("Lines of context before and after each match. Default 0."),
+  limit: z.number().int().min(1).optional().describe("Most matching lines to return."),
+});
+
+export function grepTool(
+  ws: Workspace,
+  options: SearchOptions = {},
+): BuiltinTool<z.infer<typeof parameters>, GrepDetails> {
+  const maxMatches = options.maxGrepMatches ?? 200;
+  const maxFileBytes = options.maxGrepFileBytes ?? 5_000_000;
+  return {
+    name: "grep",
+    label: "Search file contents",
+    kind: "read",
+    description:
+      "Search file contents with a regular expression. Output lines look like `path:line:text` (context lines use `path-line-text`, groups are separated by `--`). " +
+      `Files ignored by .gitignore, .git, node_modules, binary files and files over ${formatBytes(maxFileBytes)} are skipped. At most ${maxMatches} matching lines.`,
+    parameters,
+    async execute(args, { signal }) {
+      const { pattern, path: input = ".", glob, ignoreCase = false, literal = false, context = 0 } = args;
+      const limit = Math.min(args.limit ?? maxMatches, maxMatches);
+      let regex: RegExp;
+      try {
+        regex = new RegExp(literal ? escapeRegExp(pattern) : pattern, ignoreCase ? "i" : "");
+      } catch (error) {
+        return toolError(
+          `Invalid regular expression: ${(error as Error).message}. Escape special characters or set literal: true.`,
+        );
+      }
+      const resolved = await ws.resolve(input);
+      if (!resolved.ok) return toolError(resolved.error);
+      const { abs, rel } = resolved;
+      let files: AsyncIterable<WalkedFile> | WalkedFile[];
+      let base = abs;
+      try {
+        const info = await stat(abs);
+        if (info.isDirectory()) files = walkFiles(ws, abs, { signal });
+        else if (!info.isFile()) return toolError(`${rel} is not a regular file or directory.`);
+        else {
+          files = [{ abs, rel }];
+          base = path.dirname(abs);
+        }
+      } catch (error) {
+        return toolError(fsErrorText(error, rel));
+      }
+      let filter: ((p: string) => boolean) | undefined;
+      if (glob) {
+        try {
+          const cleaned = glob.replace(/^\.\//, "");
+          filter = picomatch(cleaned, { dot: true, basename: !cleaned.includes("/") });
+        } catch (error) {
+          return toolError(`Invalid glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
+        }
+      }
+
+      const matches: GrepMatch[] = [];
+      const blocks: string[] = [];
+      let filesSearched = 0;
+      let filesWithMatches = 0;
+      let truncated = false;
+      for await (const file of files) {
+        if (signal.aborted) return toolError("The search was aborted.");
+        if (filter && !filter(path.relative(base, file.abs).split(path.sep).join("/"))) continue;
+        const lines = await textLines(file.abs, maxFileBytes);
+        if (!lines) continue;
+        filesSearched++;
+        const found = searchLines(lines, regex, limit - matches.length);
+        if (found.lines.length > 0) {
+          filesWithMatches++;
+          for (const line of found.lines) {
+            matches.push({ path: file.rel, line: line + 1, text: cutLine(lines[line]!, MAX_LINE_CHARS) });
+          }
+          blocks.push(...formatBlocks(file.rel, lines, found.lines, context));
+        }
+        // With the cap reached, the walk goes on only to learn whether anything was left out.
+        if (found.more) {
+          truncated = true;
+          break;
+        }
+      }
+      const details: GrepDetails = {
+        pattern,
+        path: rel,
+        matches,
+        filesSearched,
+        filesWithMatches,
+        truncated,
+      };
+      if (matches.length === 0) {
+        return toolText(
+          `No matches for ${JSON.stringify(pattern)} in ${rel} (${plural(filesSearched, "file")} searched).`,
+          details,
+        );
+      }
+      let text = blocks.join(context > 0 ? "\n--\n" : "\n");
+      if (truncated)
+        text += `\n\n[Stopped at ${limit} matching lines. Narrow the pattern, path or glob to see the rest.]`;
+      return toolText(text, details);
+    },
+  };
+}
+
+/** The file's lines, or undefined for binary, oversized or unreadable files. */
+async function textLines(abs: string, maxBytes: number): Promise<string[] | undefined> {
+  try {
+    const info = await stat(abs);
+    if (info.size > maxBytes) return undefined;
+    const bytes = await readFile(abs);
+    if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) return undefined;
+    const lines = bytes.toString("utf8").split(/\r?\n/);
+    if (lines.at(-1) === "") lines.pop();
+    return lines;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Indexes of matching lines, at most `room`; `more` says there were further matches. */
+function searchLines(
+  lines: readonly string[],
+  regex: RegExp,
+  room: number,
+): { lines: number[]; more: boolean } {
+  const found: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!regex.test(lines[i]!)) continue;
+    if (found.length === room) return { lines: found, more: true };
+    found.push(i);
+  }
+  return { lines: found, more: false };
+}
+
+/** ripgrep-style blocks: matches as `path:n:text`, context as `path-n-text`, one block per run of nearby lines. */
+function formatBlocks(
+  rel: string,
+  lines: readonly string[],
+  hits: readonly number[],
+  context: number,
+): string[] {
+  const isHit = new Set(hits);
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let lastShown = -2;
+  for (const hit of hits) {
+    const from = Math.max(0, hit - context, lastShown + 1);
+    if (from > lastShown + 1 && current.length > 0) {
+      blocks.push(current.join("\n"));
+      current = [];
+    }
+    const to = Math.min(lines.length - 1, hit + context);
+    for (let i = from; i <= to; i++) {
+      const sep = isHit.has(i) ? ":" : "-";
+      current.push(`${rel}${sep}${i + 1}${sep}${cutLine(lines[i]!, MAX_LINE_CHARS)}`);
+    }
+    lastShown = Math.max(lastShown, to);
+  }
+  if (current.length > 0) blocks.push(current.join("\n"));
+  return blocks;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,148 @@
+// Public contracts of @tern/tools: the built-in tools' options and the structured `details` each
+// tool returns for UIs. Permission types live in permissions/types.ts.
+
+import type { AgentTool } from "@tern/agent";
+
+/**
+ * What a tool does to the world, for permission layers: "read" only looks, "write" changes files
+ * in the workspace, "exec" runs arbitrary commands (anything can happen).
+ */
+export type ToolKind = "read" | "write" | "exec";
+
+/** A built-in tool: an ordinary AgentTool that also says what kind of tool it is. */
+export interface BuiltinTool<TParams = Record<string, unknown>, TDetails = unknown>
+  extends AgentTool<TParams, TDetails> {
+  kind: ToolKind;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: one list holds tools of every parameter type
+export type AnyBuiltinTool = BuiltinTool<any, any>;
+
+export type BuiltinToolName = "read" | "write" | "edit" | "ls" | "glob" | "grep" | "bash";
+
+export interface ReadOptions {
+  /** Most lines one call returns. Default 2000. */
+  maxLines?: number;
+  /** Most bytes of file text one call returns. Default 50 000. */
+  maxBytes?: number;
+  /** Longer lines are cut (with a marker). Default 2000 characters. */
+  maxLineLength?: number;
+}
+
+export interface SearchOptions {
+  /** Most paths `glob` returns. Default 500. */
+  maxGlobResults?: number;
+  /** Most matching lines `grep` returns. Default 200. */
+  maxGrepMatches?: number;
+  /** `grep` skips files larger than this. Default 5 MB. */
+  maxGrepFileBytes?: number;
+}
+
+export interface BashOptions {
+  /** Default timeout when the model gives none. Default 120 s. */
+  defaultTimeoutMs?: number;
+  /** Largest timeout the model may ask for. Default 600 s. */
+  maxTimeoutMs?: number;
+  /** Output kept: this many bytes in total, split between head and tail. Default 30 000. */
+  maxOutputBytes?: number;
+  /** Environment of the command. Default: this process's environment plus non-interactive pagers. */
+  env?: NodeJS.ProcessEnv;
+  /** Shell binary. Default "/bin/bash". */
+  shell?: string;
+}
+
+export interface CreateToolsOptions {
+  /** The workspace root; every path is confined to it. Must exist. */
+  root: string;
+  /** Only these tools (default: all seven). */
+  only?: readonly BuiltinToolName[];
+  read?: ReadOptions;
+  search?: SearchOptions;
+  bash?: BashOptions;
+  /** `ls` lists at most this many entries. Default 1000. */
+  maxListEntries?: number;
+}
+
+// ---------------------------------------------------------------- details (for UIs, never sent to the model)
+
+export interface ReadDetails {
+  path: string;
+  /** First and last line shown (1-based); 0 and 0 for an empty file. */
+  startLine: number;
+  endLine: number;
+  /** Lines in the file, when the whole file was scanned. */
+  totalLines?: number;
+  truncated: boolean;
+  binary: boolean;
+  sizeBytes: number;
+}
+
+export interface WriteDetails {
+  path: string;
+  bytes: number;
+  created: boolean;
+}
+
+export interface EditDetails {
+  path: string;
+  replacements: number;
+  /** Unified diff of the change. */
+  diff: string;
+  linesAdded: number;
+  linesRemoved: number;
+  /** First line (1-based, in the new file) the edit touched. */
+  firstChangedLine: number;
+}
+
+export interface ListEntry {
+  name: string;
+  type: "file" | "directory" | "symlink" | "other";
+  /** Bytes, for files. */
+  size?: number;
+}
+
+export interface LsDetails {
+  path: string;
+  entries: ListEntry[];
+  truncated: boolean;
+}
+
+export interface GlobDetails {
+  pattern: string;
+  path: string;
+  /** Root-relative paths, sorted. */
+  files: string[];
+  truncated: boolean;
+}
+
+export interface GrepMatch {
+  /** Root-relative path. */
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface GrepDetails {
+  pattern: string;
+  path: string;
+  matches: GrepMatch[];
+  filesSearched: number;
+  filesWithMatches: number;
+  truncated: boolean;
+}
+
+export interface BashDetails {
+  command: string;
+  /** Root-relative working directory ("." for the root). */
+  cwd: string;
+  /** null when the process was killed by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** The output was cut in the middle. */
+  truncated: boolean;
+  /** Bytes the command wrote (stdout and stderr). */
+  outputBytes: number;
+  durationMs: number;
+}

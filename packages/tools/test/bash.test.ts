@@ -1,0 +1,148 @@
+import { execFileSync } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { workspace } from "./support.js";
+
+/** Pids of live processes in a process group (ps works on Linux and macOS). */
+function groupMembers(pgid: number): number[] {
+  const out = execFileSync("ps", ["-e", "-o", "pid=,pgid=,stat="], { encoding: "utf8" });
+  return out
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pid, group, state]) => pid && Number(group) === pgid && !state?.startsWith("Z"))
+    .map(([pid]) => Number(pid));
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 3000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe("bash", () => {
+  it("runs in the workspace root and reports exit code 0", async () => {
+    const ws = await workspace({ "a.txt": "hello\n" });
+    const result = await ws.call("bash", { command: "pwd; cat a.txt" });
+    expect(result.isError).toBe(false);
+    expect(result.text).toBe(`${ws.root}\nhello\n\nExit code: 0`);
+    expect(result.details).toMatchObject({
+      command: "pwd; cat a.txt",
+      cwd: ".",
+      exitCode: 0,
+      timedOut: false,
+      aborted: false,
+    });
+  });
+
+  it("runs in a subdirectory", async () => {
+    const ws = await workspace({ "pkg/b.txt": "b\n" });
+    const result = await ws.call("bash", { command: "ls", cwd: "pkg" });
+    expect(result.text).toBe("b.txt\n\nExit code: 0");
+    expect(result.details.cwd).toBe("pkg");
+  });
+
+  it("turns a non-zero exit into an error result that still shows stdout and stderr", async () => {
+    const ws = await workspace();
+    const result = await ws.call("bash", { command: "echo out; echo err >&2; exit 3" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toBe("out\nerr\n\nExit code: 3");
+    expect(result.details.exitCode).toBe(3);
+  });
+
+  it("says when there is no output", async () => {
+    const ws = await workspace();
+    expect((await ws.call("bash", { command: "true" })).text).toBe("(no output)\n\nExit code: 0");
+  });
+
+  it("kills the command at its timeout", async () => {
+    const ws = await workspace();
+    const started = Date.now();
+    const result = await ws.call("bash", { command: "echo begun; sleep 20", timeout: 0.3 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(result.isError).toBe(true);
+    expect(result.text).toBe("begun\n\nThe command timed out after 0.3 s and was killed.");
+    expect(result.details).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });
+  });
+
+  it("keeps the head and the tail of long output", async () => {
+    const ws = await workspace({}, { bash: { maxOutputBytes: 300 } });
+    const result = await ws.call("bash", { command: "for i in $(seq 1 2000); do echo line $i; done" });
+    expect(result.isError).toBe(false);
+    expect(result.text.startsWith("line 1\nline 2\n")).toBe(true);
+    expect(result.text.endsWith("line 1999\nline 2000\n\nExit code: 0")).toBe(true);
+    // 1..9: 7 bytes, 10..99: 8, 100..999: 9, 1000..2000: 10 bytes a line.
+    const total = 9 * 7 + 90 * 8 + 900 * 9 + 1001 * 10;
+    expect(result.details).toMatchObject({ truncated: true, outputBytes: total });
+    expect(result.text).toContain(`[… ${total - 300} bytes of output omitted …]`);
+    expect(Buffer.byteLength(result.text)).toBeLessThan(450);
+  });
+
+  it("streams progress updates while the command runs", async () => {
+    const ws = await workspace();
+    const result = await ws.call("bash", { command: "echo first; sleep 0.8; echo second" });
+    expect(result.text).toBe("first\nsecond\n\nExit code: 0");
+    expect(result.updates.length).toBeGreaterThanOrEqual(1);
+    expect(result.updates[0]!.content).toBe("first\n");
+  });
+
+  it("abort kills the whole process group", async () => {
+    const ws = await workspace();
+    const controller = new AbortController();
+    const running = ws.call(
+      "bash",
+      { command: "echo $$ > shell.pid; sleep 30 & sleep 30; wait" },
+      controller.signal,
+    );
+    const pgid = await waitFor(async () => {
+      const text = await readFile(path.join(ws.root, "shell.pid"), "utf8").catch(() => "");
+      return text.trim() === "" ? undefined : Number(text);
+    });
+    // The shell and both sleeps are up.
+    await waitFor(() => (groupMembers(pgid).length >= 3 ? true : undefined));
+    controller.abort();
+    const result = await running;
+    expect(result.isError).toBe(true);
+    expect(result.text).toBe("(no output)\n\nThe command was aborted; its process group was killed.");
+    expect(result.details.aborted).toBe(true);
+    await waitFor(() => (groupMembers(pgid).length === 0 ? true : undefined));
+  });
+
+  it("stops background jobs when the command ends", async () => {
+    const ws = await workspace();
+    const result = await ws.call("bash", { command: "sleep 30 & echo $$" });
+    expect(result.isError).toBe(false);
+    const pgid = Number(result.text.split("\n")[0]);
+    await waitFor(() => (groupMembers(pgid).length === 0 ? true : undefined));
+  });
+
+  it("does not start when the run is already aborted", async () => {
+    const ws = await workspace();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await ws.call("bash", { command: "touch made" }, controller.signal);
+    expect(result).toMatchObject({
+      isError: true,
+      text: "The command was not started: the run was aborted.",
+    });
+    await expect(readFile(path.join(ws.root, "made"))).rejects.toThrow();
+  });
+
+  it("reports a shell that cannot start", async () => {
+    const ws = await workspace({}, { bash: { shell: "/nonexistent/shell" } });
+    const result = await ws.call("bash", { command: "true" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^Could not start \/nonexistent\/shell: .*ENOENT/);
+  });
+
+  it("refuses a timeout above the maximum through the schema", async () => {
+    const ws = await workspace({}, { bash: { defaultTimeoutMs: 5000, maxTimeoutMs: 10_000 } });
+    const result = await ws.call("bash", { command: "true", timeout: 11 });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("timeout");
+  });
+});
