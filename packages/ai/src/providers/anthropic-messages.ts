@@ -1,27 +1,17 @@
 import Anthropic from "@anthropic-ai/sdk";
-import { missingKeyMessage, resolveApiKey } from "../api-keys.js";
 import { classifyError, type Failure } from "../errors.js";
-import { AssistantMessageEventStream } from "../event-stream.js";
-import { AssistantMessageBuilder } from "../message-builder.js";
+import type { AssistantMessageBuilder } from "../message-builder.js";
 import { registerProvider } from "../stream.js";
-import type { Context, ErrorKind, Model, StopReason, StreamFunction, StreamOptions } from "../types.js";
+import type { ErrorKind, StopReason } from "../types.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
+import { defineProvider, type ProviderRun } from "./define-provider.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
 
 /** Anthropic Messages API through the official `@anthropic-ai/sdk` client. Never throws. */
-export const streamAnthropicMessages: StreamFunction = (model, context, options) => {
-  const out = new AssistantMessageEventStream();
-  const builder = new AssistantMessageBuilder(model, out);
-  void run(model, context, options, builder).catch((error: unknown) =>
-    builder.fail(classifyError(error, options.signal)),
-  );
-  return out;
-};
+export const streamAnthropicMessages = defineProvider(run);
 
-async function run(model: Model, context: Context, options: StreamOptions, builder: AssistantMessageBuilder) {
-  const apiKey = await resolveApiKey(model, options);
-  if (!apiKey) return builder.fail({ kind: "auth", message: missingKeyMessage(model) });
+async function run({ model, context, options, apiKey, builder }: Parameters<ProviderRun>[0]) {
   const client = new Anthropic({
     apiKey,
     // The client adds /v1/messages itself; accept base URLs written with or without /v1.

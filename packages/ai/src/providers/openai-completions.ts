@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import OpenAI from "openai";
-import { missingKeyMessage, resolveApiKey } from "../api-keys.js";
 import { classifyError, type Failure } from "../errors.js";
-import { AssistantMessageEventStream } from "../event-stream.js";
-import { AssistantMessageBuilder } from "../message-builder.js";
+import type { AssistantMessageBuilder } from "../message-builder.js";
 import { registerProvider } from "../stream.js";
-import type { Context, Model, StreamFunction, StreamOptions, Usage } from "../types.js";
+import type { Usage } from "../types.js";
+import { defineProvider, type ProviderRun } from "./define-provider.js";
 import { buildCompletionsRequest } from "./openai-completions-request.js";
 import { ThinkTagSplitter } from "./think-tags.js";
 
@@ -14,26 +13,9 @@ import { ThinkTagSplitter } from "./think-tags.js";
  * DeepSeek, Groq, xAI, Mistral, OpenRouter), through the official `openai` client.
  * Returns at once; every failure ends the stream with an error event and keeps partial content.
  */
-export const streamOpenAICompletions: StreamFunction = (model, context, options) => {
-  const out = new AssistantMessageEventStream();
-  const builder = new AssistantMessageBuilder(model, out);
-  run(model, context, options, builder).catch((error: unknown) => {
-    builder.fail(classifyError(error, options.signal));
-  });
-  return out;
-};
+export const streamOpenAICompletions = defineProvider(run);
 
-async function run(
-  model: Model,
-  context: Context,
-  options: StreamOptions,
-  builder: AssistantMessageBuilder,
-): Promise<void> {
-  const apiKey = await resolveApiKey(model, options);
-  if (!apiKey) {
-    builder.fail({ kind: "auth", message: missingKeyMessage(model) });
-    return;
-  }
+async function run({ model, context, options, apiKey, builder }: Parameters<ProviderRun>[0]) {
   // The client logs a malformed line before throwing a bare SyntaxError; keep the line for the message.
   let badLine: string | undefined;
   const keepBadLine = (...args: unknown[]) => {

@@ -1,37 +1,18 @@
 import OpenAI from "openai";
-import { missingKeyMessage, resolveApiKey } from "../api-keys.js";
 import { classifyError, type Failure } from "../errors.js";
-import { AssistantMessageEventStream } from "../event-stream.js";
-import { AssistantMessageBuilder } from "../message-builder.js";
+import type { AssistantMessageBuilder } from "../message-builder.js";
 import { registerProvider } from "../stream.js";
-import type {
-  Context,
-  ErrorKind,
-  Model,
-  StreamFunction,
-  StreamOptions,
-  TextContent,
-  ThinkingContent,
-  ToolCall,
-} from "../types.js";
+import type { ErrorKind, TextContent, ThinkingContent, ToolCall } from "../types.js";
+import { defineProvider, type ProviderRun } from "./define-provider.js";
 import { buildResponsesRequest, encodeMessageRef } from "./openai-responses-request.js";
 
 type Event = OpenAI.Responses.ResponseStreamEvent;
 type OutputItem = OpenAI.Responses.ResponseOutputItem;
 
 /** OpenAI Responses API through the official `openai` client. Never throws; failures end the stream. */
-export const streamOpenAIResponses: StreamFunction = (model, context, options) => {
-  const out = new AssistantMessageEventStream();
-  const builder = new AssistantMessageBuilder(model, out);
-  void run(model, context, options, builder).catch((error: unknown) =>
-    builder.fail(classifyError(error, options.signal)),
-  );
-  return out;
-};
+export const streamOpenAIResponses = defineProvider(run);
 
-async function run(model: Model, context: Context, options: StreamOptions, builder: AssistantMessageBuilder) {
-  const apiKey = await resolveApiKey(model, options);
-  if (!apiKey) return builder.fail({ kind: "auth", message: missingKeyMessage(model) });
+async function run({ model, context, options, apiKey, builder }: Parameters<ProviderRun>[0]) {
   const client = new OpenAI({
     apiKey,
     baseURL: model.baseUrl,
