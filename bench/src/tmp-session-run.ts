@@ -1,4 +1,0 @@
-import { printTable } from "./measure.js";
-import { sessionBench } from "./session.js";
-
-printTable("session", await sessionBench());

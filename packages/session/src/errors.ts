@@ -1,0 +1,31 @@
+// Session failures carry a code and the file (and line) they concern, so callers can act on them
+// and users can find the problem with an editor.
+
+export type SessionErrorCode =
+  /** A line in the middle of the file is not a valid entry. */
+  | "corrupt"
+  /** The header is missing or from a newer format version. */
+  | "format"
+  /** Another live process writes this session. */
+  | "locked"
+  | "not_found"
+  /** An append to a read-only (loaded, or closed) session. */
+  | "read_only"
+  /** An argument names an entry that does not exist. */
+  | "invalid";
+
+export class SessionError extends Error {
+  override name = "SessionError";
+  constructor(
+    readonly code: SessionErrorCode,
+    message: string,
+    readonly file?: string,
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
+
+export function corruptLine(file: string, line: number, reason: string): SessionError {
+  return new SessionError("corrupt", `${file}:${line}: corrupt session line: ${reason}`, file, line);
+}

@@ -1,0 +1,179 @@
+// The default SessionStore: <TERN_HOME>/sessions/<encoded cwd>/<id>.jsonl, TERN_HOME defaulting
+// to ~/.tern. Grouping by working directory keeps `list` for one project cheap.
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { SessionError } from "./errors.js";
+import {
+  createFileSession,
+  type FileSessionOptions,
+  loadFileSession,
+  openFileSession,
+} from "./file-session.js";
+import { clearStaleLock, liveLockOwner } from "./lock.js";
+import type { Session } from "./session.js";
+import { summarize } from "./summary.js";
+import type {
+  CreateSessionOptions,
+  ForkOptions,
+  SessionHeader,
+  SessionStore,
+  SessionSummary,
+} from "./types.js";
+import { SESSION_FORMAT_VERSION } from "./types.js";
+
+export interface FileSessionStoreOptions extends FileSessionOptions {
+  /** Default: $TERN_HOME, else ~/.tern. */
+  home?: string;
+}
+
+export function ternHome(): string {
+  return process.env.TERN_HOME || join(homedir(), ".tern");
+}
+
+/** A readable, collision-free directory name for a working directory. */
+export function encodeCwd(cwd: string): string {
+  const readable = cwd
+    .replace(/[^A-Za-z0-9._]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(-60);
+  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 8);
+  return `${readable || "root"}-${hash}`;
+}
+
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export class FileSessionStore implements SessionStore {
+  readonly root: string;
+  private readonly paths = new Map<string, string>();
+
+  constructor(private readonly options: FileSessionStoreOptions = {}) {
+    this.root = join(options.home ?? ternHome(), "sessions");
+  }
+
+  /** Where a session of `cwd` with `id` lives. */
+  pathFor(cwd: string, id: string): string {
+    return join(this.root, encodeCwd(cwd), `${checkId(id)}.jsonl`);
+  }
+
+  async create(options: CreateSessionOptions = {}): Promise<Session> {
+    const cwd = resolve(options.cwd ?? process.cwd());
+    const id = (this.options.newSessionId ?? randomUUID)();
+    const header: SessionHeader = {
+      type: "session",
+      version: SESSION_FORMAT_VERSION,
+      id,
+      created: new Date((this.options.now ?? Date.now)()).toISOString(),
+      cwd,
+      ...(options.parentSession ? { parentSession: options.parentSession } : {}),
+    };
+    const path = this.pathFor(cwd, id);
+    const session = createFileSession(path, header, this.options);
+    this.paths.set(id, path);
+    if (options.name !== undefined) session.setName(options.name);
+    return session;
+  }
+
+  async open(id: string): Promise<Session> {
+    return openFileSession(this.find(id), this.options);
+  }
+
+  async load(id: string): Promise<Session> {
+    return loadFileSession(this.find(id), this.options);
+  }
+
+  async list(filter: { cwd?: string } = {}): Promise<SessionSummary[]> {
+    const dirs = filter.cwd !== undefined ? [encodeCwd(resolve(filter.cwd))] : this.directories();
+    const out: SessionSummary[] = [];
+    for (const dir of dirs) {
+      for (const name of safeReaddir(join(this.root, dir))) {
+        if (!name.endsWith(".jsonl")) continue;
+        const path = join(this.root, dir, name);
+        const summary = summarize(path);
+        this.paths.set(summary.id, path);
+        out.push(summary);
+      }
+    }
+    return out.sort((a, b) => b.updated.localeCompare(a.updated));
+  }
+
+  /** Removes the session file; refuses while a live process writes it. */
+  async delete(id: string): Promise<void> {
+    const path = this.find(id);
+    const owner = liveLockOwner(path);
+    if (owner)
+      throw new SessionError(
+        "locked",
+        `${path}: cannot delete, pid ${owner.pid} is writing this session`,
+        path,
+      );
+    clearStaleLock(path);
+    unlinkSync(path);
+    this.paths.delete(id);
+  }
+
+  /** A new session whose header points to `id`, holding a copy of its path up to `entryId`. */
+  async fork(id: string, options: ForkOptions = {}): Promise<Session> {
+    const source = await this.load(id);
+    const entryId = options.entryId ?? source.leafId;
+    if (entryId !== null && !source.getEntry(entryId))
+      throw new SessionError("invalid", `cannot fork ${id}: no entry "${entryId}"`, source.path);
+    const fork = await this.create({
+      cwd: options.cwd ?? source.header.cwd,
+      parentSession: {
+        id,
+        ...(source.path ? { path: source.path } : {}),
+        ...(entryId !== null ? { entryId } : {}),
+      },
+    });
+    const copied = source.pathTo(entryId);
+    for (const entry of copied) fork.copyEntry(entry);
+    // Labels set on other branches still name entries of this path: carry them over.
+    for (const entry of copied) {
+      const label = source.getLabel(entry.id);
+      if (label !== undefined && fork.getLabel(entry.id) !== label) fork.setLabel(entry.id, label);
+    }
+    await fork.flush();
+    return fork;
+  }
+
+  private find(id: string): string {
+    checkId(id);
+    const cached = this.paths.get(id);
+    if (cached && existsSync(cached)) return cached;
+    for (const dir of this.directories()) {
+      const path = join(this.root, dir, `${id}.jsonl`);
+      if (existsSync(path)) {
+        this.paths.set(id, path);
+        return path;
+      }
+    }
+    throw new SessionError("not_found", `no session "${id}" under ${this.root}`);
+  }
+
+  private directories(): string[] {
+    return safeReaddir(this.root).filter((name) => {
+      try {
+        return statSync(join(this.root, name)).isDirectory();
+      } catch {
+        return false;
+      }
+    });
+  }
+}
+
+function checkId(id: string): string {
+  // Ids come from clients: never let one walk out of the store.
+  if (!SAFE_ID.test(id)) throw new SessionError("invalid", `invalid session id ${JSON.stringify(id)}`);
+  return id;
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}

@@ -1,0 +1,49 @@
+export {
+  BRANCH_SUMMARY_PREFIX,
+  buildSessionContext,
+  COMPACTION_PREFIX,
+  type ContextOptions,
+  defaultBranchSummaryMessage,
+  defaultCompactionMessage,
+} from "./context.js";
+export { SessionError, type SessionErrorCode } from "./errors.js";
+export { compactEvent, hydrateEvent, isEphemeralEvent } from "./event-log.js";
+export { FileAppender } from "./file-appender.js";
+export {
+  createFileSession,
+  type FileSessionOptions,
+  loadFileSession,
+  openFileSession,
+  readSessionFile,
+} from "./file-session.js";
+export { encodeCwd, FileSessionStore, type FileSessionStoreOptions, ternHome } from "./file-store.js";
+export {
+  acquireLock,
+  clearStaleLock,
+  type LockOwner,
+  liveLockOwner,
+  lockPathFor,
+  type SessionLock,
+} from "./lock.js";
+export { type ParsedSession, parseSession } from "./parse.js";
+export {
+  createSessionAgent,
+  persistAgent,
+  type SessionAgent,
+  type SessionBinding,
+} from "./persist-agent.js";
+export { type RecorderOptions, recordReplacement, SessionRecorder } from "./recorder.js";
+export { createRedactor, REDACTED, type Redactor } from "./redact.js";
+export {
+  detectInterruption,
+  INTERRUPTED_RESULT,
+  type Interruption,
+  type InterruptionKind,
+  type RepairReport,
+  repairSession,
+} from "./repair.js";
+export { type ResumedSession, resumeSession } from "./resume.js";
+export { type CompactionInput, Session, type SessionInit, type SessionSink } from "./session.js";
+export { summarize, summarizeEntries } from "./summary.js";
+export { SessionTree } from "./tree.js";
+export * from "./types.js";
