@@ -16,7 +16,6 @@ export {
   providerDefaults,
   UNKNOWN_MODEL_DEFAULTS,
 } from "./models.js";
-export { streamAnthropicMessages } from "./providers/anthropic-messages.js";
 export {
   createFaux,
   type FauxOptions,
@@ -28,8 +27,6 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "./providers/faux.js";
-export { streamOpenAICompletions } from "./providers/openai-completions.js";
-export { streamOpenAIResponses } from "./providers/openai-responses.js";
 export { prepareReplay } from "./replay.js";
 export { backoffDelay, type RetryPolicy, retryPolicy } from "./retry.js";
 export { complete, registeredApis, registerProvider, stream } from "./stream.js";

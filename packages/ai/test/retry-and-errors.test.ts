@@ -89,6 +89,18 @@ describe("retry", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("loads a built-in provider on first use", async () => {
+    const faux = createFaux();
+    const model = {
+      ...faux.model,
+      api: "openai-completions" as const,
+      provider: "local",
+      baseUrl: "http://127.0.0.1:1/v1",
+    };
+    const message = await stream(model, { messages: [] }, { retry: { maxRetries: 0 } }).result();
+    expect(message).toMatchObject({ stopReason: "error", errorKind: "network", api: "openai-completions" });
+  });
+
   it("reports an unknown api as an error message, not an exception", async () => {
     const faux = createFaux();
     const message = await stream({ ...faux.model, api: "nope" as "faux" }, { messages: [] }).result();
