@@ -1,5 +1,6 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
 import { providerParseBench } from "./provider-parse.js";
+import { sessionBench } from "./session.js";
 
 export type Rows = Record<string, string | number>[];
 
@@ -11,4 +12,5 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   },
   "agent-loop": { title: "agent loop overhead (faux provider, zero delay)", run: agentLoopBench },
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
+  session: { title: "session appends and load (10,000 entries)", run: sessionBench },
 };
