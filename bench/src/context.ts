@@ -5,10 +5,16 @@
 // from compaction_start to compaction_end as the consumer sees them (the loop waits for it); the
 // per-turn budget check alone on the 200k-token transcript.
 import { performance } from "node:perf_hooks";
-import { type AgentMessage, type AgentTool, agentLoop } from "@tern/agent";
-import { type AssistantMessage, createFaux, fauxToolCall, type ToolResultMessage } from "@tern/ai";
 // Until @tern/agent's index exports the context guard, import it from its module.
-import { compactContext, contextGuard, estimateContext } from "../../packages/agent/src/context/index.js";
+import {
+  type AgentMessage,
+  type AgentTool,
+  agentLoop,
+  compactContext,
+  contextGuard,
+  estimateContext,
+} from "@tern/agent";
+import { type AssistantMessage, createFaux, fauxToolCall, type ToolResultMessage } from "@tern/ai";
 import { measure, round } from "./measure.js";
 
 type Row = Record<string, string | number>;

@@ -7,8 +7,15 @@ import {
   type ThinkingLevel,
   type Usage,
 } from "@tern/ai";
+import {
+  type CompactionResult,
+  type ContextGuardOptions,
+  compact as compactMessages,
+  isContextGuard,
+} from "./context/index.js";
 import { runAgentLoop, runAgentLoopContinue } from "./loop.js";
 import { userMessage } from "./messages.js";
+import { type ReactOptions, reactPolicies } from "./policies/react.js";
 import type {
   AgentEvent,
   AgentLoopConfig,
@@ -31,6 +38,12 @@ export interface AgentOptions extends Omit<AgentLoopConfig, "getSteeringMessages
   sessionSource?: string;
   /** Called when a listener throws (default: ignored; the run goes on). */
   onListenerError?: (error: unknown, event: AgentEvent) => void;
+  /**
+   * The standard policy set (`reactPolicies(react)`: tool mode, iteration limit, tool selection,
+   * reflection, cycle detection, completion checklist, interrupts, autopilot, answer synthesis).
+   * Runs before `policies`.
+   */
+  react?: ReactOptions;
 }
 
 export interface TurnUsage {
@@ -81,7 +94,13 @@ export class Agent {
   private turnCount = 0;
   private sessionStarted = false;
 
+  private readonly policies: AgentLoopConfig["policies"];
+
   constructor(private readonly options: AgentOptions) {
+    // Built once: policies are factories, their per-run state lives in each run.
+    this.policies = options.react
+      ? [...reactPolicies(options.react), ...(options.policies ?? [])]
+      : options.policies;
     this.state = {
       systemPrompt: options.systemPrompt,
       model: options.model,
@@ -115,6 +134,32 @@ export class Agent {
 
   setTools(tools: AnyAgentTool[]): void {
     this.state.tools = tools;
+  }
+
+  /**
+   * Compacts the conversation now: the older part becomes a summary (the work card, unless `hint`
+   * names another prompt or gives a focus); pinned messages and the recent part stay verbatim.
+   * Listeners see compaction_start/end, the summariser's model_call_start/end (purpose
+   * "compaction", counted in usage), then a context_update with the new messages. Options default
+   * to those of a contextGuard() among `policies`. Rejects while a run is going.
+   */
+  async compact(hint?: string, options?: ContextGuardOptions): Promise<CompactionResult> {
+    if (this.running) throw new Error("Agent is running; await waitForIdle() before compact().");
+    const guard = this.options.policies?.find(isContextGuard);
+    const result = await compactMessages(this.state.messages, this.state.model, hint, {
+      ...(options ?? guard?.options),
+      systemPrompt: this.state.systemPrompt,
+      tools: this.state.tools,
+      streamFn: this.options.streamFn,
+      streamOptions: this.options.streamOptions,
+      now: this.options.now,
+      ids: this.options.ids,
+      emit: this.handle,
+    });
+    if (result.messages !== this.state.messages) {
+      await this.handle({ type: "context_update", messages: result.messages });
+    }
+    return result;
   }
 
   replaceMessages(messages: AgentMessage[]): void {
@@ -162,9 +207,17 @@ export class Agent {
     return this.start(undefined);
   }
 
-  /** Delivered after the current tool batch, before the next model call. */
+  /**
+   * Delivered at the next turn boundary: after the current assistant message and its tool results,
+   * before the next model call; a final answer pending then is held back and the run goes on.
+   */
   steer(input: string | AgentMessage | AgentMessage[]): void {
     this.steeringQueue.push(...this.toMessages(input));
+  }
+
+  /** The same queue as `steer()`; with the interrupt policy it reaches the model as one `[USER INTERRUPT]` message. */
+  interrupt(input: string | AgentMessage | AgentMessage[]): void {
+    this.steer(input);
   }
 
   /** Delivered when the agent would otherwise stop. */
@@ -218,10 +271,12 @@ export class Agent {
       followUpMode,
       sessionSource: _,
       onListenerError: __,
+      react: ___,
       ...loopOptions
     } = this.options;
     const config: AgentLoopConfig = {
       ...loopOptions,
+      policies: this.policies,
       model: this.state.model,
       thinkingLevel: this.state.thinkingLevel,
       getSteeringMessages: () => drain(this.steeringQueue, steeringMode),

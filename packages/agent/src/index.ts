@@ -7,6 +7,7 @@ export {
   type QueueMode,
   type TurnUsage,
 } from "./agent.js";
+export * from "./context/index.js";
 export { defineTool } from "./define-tool.js";
 export { AgentEventStream } from "./event-stream.js";
 export { globMatcher } from "./glob.js";
@@ -26,7 +27,18 @@ export {
   runAgentLoopContinue,
 } from "./loop.js";
 export { assistantText, defaultConvertToLlm, isLlmMessage, messageText, userMessage } from "./messages.js";
-export { callModel, type ModelCallEnv } from "./model-call.js";
+export { callModel, type ModelCallEnv, type ModelCallExtras } from "./model-call.js";
+export * from "./policies/index.js";
+export type {
+  LoopPolicy,
+  PolicyCallOptions,
+  PolicyHooks,
+  PolicyInjection,
+  PolicyRun,
+  PolicyStop,
+  RunEndInfo,
+  ToolBatch,
+} from "./policy.js";
 export {
   ABORTED_TOOL_TEXT,
   type BatchEnv,

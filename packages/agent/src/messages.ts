@@ -7,14 +7,23 @@ export function isLlmMessage(message: AgentMessage): message is Message {
 }
 
 /**
- * Keeps the messages a model understands. Returns the input itself when nothing needs dropping,
- * so a long transcript is not copied on every turn.
+ * Keeps the messages a model understands, without the `pinned` flag (a note for the context
+ * guard, not for the model). Returns the input itself when nothing needs changing, so a long
+ * transcript is not copied on every turn.
  */
 export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
   for (let i = 0; i < messages.length; i++) {
-    if (!isLlmMessage(messages[i]!)) return messages.filter(isLlmMessage);
+    const message = messages[i]!;
+    if (!isLlmMessage(message) || message.pinned !== undefined) return messages.flatMap(forModel);
   }
   return messages as Message[];
+}
+
+function forModel(message: AgentMessage): Message[] {
+  if (!isLlmMessage(message)) return [];
+  if (message.pinned === undefined) return [message];
+  const { pinned: _flag, ...rest } = message;
+  return [rest as Message];
 }
 
 export function userMessage(text: string, timestamp: number, images: ImageContent[] = []): UserMessage {

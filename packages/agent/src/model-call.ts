@@ -1,4 +1,5 @@
 import {
+  type AssistantEvent,
   type AssistantMessage,
   type Context,
   emptyUsage,
@@ -8,6 +9,14 @@ import {
 } from "@tern/ai";
 import { describeThrown } from "./tool-result.js";
 import type { AgentEvent, ModelCallPurpose } from "./types.js";
+
+/** Finer control of a call's events. */
+export interface ModelCallExtras {
+  /** Emit `message_update` events (default true when message events are on). */
+  deltas?: boolean;
+  /** Sees every stream event, whatever is emitted (answer synthesis forwards text deltas). */
+  onEvent?: (event: AssistantEvent) => unknown;
+}
 
 export interface ModelCallEnv {
   streamFn: StreamFunction;
@@ -31,7 +40,9 @@ export async function callModel(
   env: ModelCallEnv,
   purpose: ModelCallPurpose = "turn",
   messageEvents = true,
+  extras: ModelCallExtras = {},
 ): Promise<AssistantMessage> {
+  const deltas = messageEvents && extras.deltas !== false;
   const callId = env.ids();
   const startedAt = env.now();
   await env.emit({
@@ -47,6 +58,7 @@ export async function callModel(
   try {
     const events = env.streamFn(model, context, options);
     for await (const event of events) {
+      if (extras.onEvent) await extras.onEvent(event);
       if (event.type === "done") final = event.message;
       else if (event.type === "error") final = event.error;
       else {
@@ -54,7 +66,7 @@ export async function callModel(
           partial = event.partial;
           if (messageEvents) await env.emit({ type: "message_start", message: partial });
         }
-        if (event.type !== "start" && messageEvents) {
+        if (event.type !== "start" && deltas) {
           await env.emit({ type: "message_update", message: event.partial, assistantEvent: event });
         }
       }

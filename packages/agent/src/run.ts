@@ -1,19 +1,19 @@
 import {
   type AssistantMessage,
-  addUsageInto,
   type Context,
-  emptyUsage,
   type Model,
   type StreamFunction,
   type StreamOptions,
   stream,
   type ThinkingLevel,
   type ToolResultMessage,
-  type Usage,
 } from "@tern/ai";
-import type { HookFailureReporter } from "./hooks.js";
 import { assistantText, defaultConvertToLlm, messageText, toolCallsOf, userMessage } from "./messages.js";
 import { callModel, failed, type ModelCallEnv } from "./model-call.js";
+import type { PolicyRun } from "./policy.js";
+import { PolicyRunner } from "./policy-runner.js";
+import { RunEvents } from "./run-events.js";
+import { requestText, submitPrompts } from "./run-prompts.js";
 import { executeToolBatch, TRUNCATED_CALL_TEXT, unexecutedResults } from "./tool-batch.js";
 import { describeThrown } from "./tool-result.js";
 import { toolSpecs } from "./tool-schema.js";
@@ -41,8 +41,16 @@ interface RunEnd {
   errorMessage?: string;
 }
 
+interface TurnOutcome {
+  end?: RunEnd;
+  calledTools: boolean;
+  /** A policy asked to run another turn after a failed model call. */
+  retry: boolean;
+  /** Messages policies want before the next model call (reflection, cycle warning). */
+  injections: Injection[];
+}
+
 const NONE: Injection[] = [];
-const RESOLVED = Promise.resolve();
 
 /** One run: the double loop over turns, follow-ups and stop hooks. */
 export class Run {
@@ -53,21 +61,29 @@ export class Run {
   private systemPrompt: string | undefined;
   private tools: AnyAgentTool[];
   private streamOptions: StreamOptions;
-  private readonly usage: Usage = emptyUsage();
   private readonly signal: AbortSignal;
   private readonly now: () => number;
   private readonly modelEnv: ModelCallEnv;
+  private readonly auxEnv: ModelCallEnv;
+  private readonly policies: PolicyRunner;
+  private readonly handle: PolicyRun;
   private turn = 0;
+  private prompt = "";
+  private streamDeltas = true;
+  private answer: string | undefined;
   private lastAssistant: AssistantMessage | undefined;
   private stopHookActive = false;
-  private sinkFailed = false;
+  private readonly events: RunEvents;
+  private readonly send: RunEvents["send"];
 
   constructor(
     context: AgentContext,
     private readonly config: AgentLoopConfig,
-    private readonly sink: AgentEventSink,
+    sink: AgentEventSink,
     signal: AbortSignal | undefined,
   ) {
+    this.events = new RunEvents(sink);
+    this.send = this.events.send;
     this.messages = context.messages.slice();
     this.model = config.model;
     this.thinkingLevel = config.thinkingLevel ?? "off";
@@ -76,12 +92,16 @@ export class Run {
     this.signal = signal ?? new AbortController().signal;
     this.now = config.now ?? Date.now;
     this.streamOptions = this.buildStreamOptions();
-    this.modelEnv = {
+    this.policies = new PolicyRunner(config.policies ?? [], this.send);
+    this.handle = this.policyHandle();
+    // Auxiliary calls use the plain model seam; loop turns go through the policies' model adapters.
+    this.auxEnv = {
       streamFn: (config.streamFn ?? stream) as StreamFunction,
       emit: this.send,
       now: this.now,
       ids: config.ids ?? (() => crypto.randomUUID()),
     };
+    this.modelEnv = { ...this.auxEnv, streamFn: this.policies.wrapStream(this.auxEnv.streamFn) };
   }
 
   async run(prompts: AgentMessage[]): Promise<AgentRunResult> {
@@ -89,18 +109,31 @@ export class Run {
     await this.send({ type: "agent_start", runId: this.modelEnv.ids(), timestamp: startedAt });
     let end: RunEnd;
     try {
-      const submitted = await this.submitPrompts(prompts);
-      end = submitted.blocked
-        ? { stopReason: "stopped_by_hook", errorMessage: `The prompt was blocked: ${submitted.blocked}` }
-        : await this.loop(submitted.injections);
+      const submitted = await submitPrompts(
+        prompts,
+        this.config.hooks,
+        this.events.reportHookFailure,
+        this.signal,
+      );
+      if (submitted.blocked !== undefined) {
+        end = { stopReason: "stopped_by_hook", errorMessage: `The prompt was blocked: ${submitted.blocked}` };
+      } else {
+        this.prompt = requestText(submitted.messages, this.messages);
+        await this.policies.start(this.handle);
+        end = await this.loop(submitted.messages.map((message) => ({ message })));
+      }
     } catch (error) {
       end = { stopReason: "error", errorMessage: describeThrown(error) };
       await this.send({ type: "error", source: "loop", message: end.errorMessage! });
     }
+    const answer = await this.policies.onRunEnd(this.handle, {
+      stopReason: end.stopReason,
+      answer: this.answer ?? assistantText(this.lastAssistant),
+    });
     const result: AgentRunResult = {
       messages: this.added,
-      answer: assistantText(this.lastAssistant),
-      usage: this.usage,
+      answer,
+      usage: this.events.usage,
       iterations: this.turn,
       elapsedMs: this.now() - startedAt,
       stopReason: end.stopReason,
@@ -111,15 +144,25 @@ export class Run {
   }
 
   private async loop(prompts: Injection[]): Promise<RunEnd> {
-    const early = await this.poll(this.config.getSteeringMessages, "steering");
+    const early = await this.steering();
     let pending = early.length > 0 ? [...prompts, ...early] : prompts;
     for (;;) {
-      // Inner loop: turns while the model calls tools or steering messages wait.
+      // Inner loop: turns while the model calls tools, messages wait, or a policy rejects the answer.
       for (;;) {
+        const stop = await this.policies.beforeTurn(this.handle);
+        if (stop) {
+          if (stop.answer !== undefined) this.answer = stop.answer;
+          const { stopReason, errorMessage } = stop;
+          return errorMessage === undefined ? { stopReason } : { stopReason, errorMessage };
+        }
         const turn = await this.runTurn(pending);
         if (turn.end) return turn.end;
-        pending = await this.poll(this.config.getSteeringMessages, "steering");
-        if (!turn.calledTools && pending.length === 0) break;
+        const steering = await this.steering();
+        pending = steering.length > 0 ? [...turn.injections, ...steering] : turn.injections;
+        if (turn.calledTools || turn.retry || pending.length > 0) continue;
+        // A final answer with nothing queued: policies may still reject it.
+        pending = await this.policies.onFinalAnswer(this.handle, this.lastAssistant!);
+        if (pending.length === 0) break;
       }
       // The agent would stop here: follow-ups, then Stop hooks, may start it again.
       pending = await this.poll(this.config.getFollowUpMessages, "follow_up");
@@ -133,7 +176,7 @@ export class Run {
     }
   }
 
-  private async runTurn(pending: Injection[]): Promise<{ end?: RunEnd; calledTools: boolean }> {
+  private async runTurn(pending: Injection[]): Promise<TurnOutcome> {
     const turn = ++this.turn;
     await this.send({ type: "turn_start", turn, timestamp: this.now() });
     for (const { message, kind } of pending) {
@@ -141,7 +184,7 @@ export class Run {
       await this.append(message);
     }
 
-    const message = await this.modelTurn();
+    const { message, tools } = await this.modelTurn();
     this.lastAssistant = message;
     this.messages.push(message);
     this.added.push(message);
@@ -149,21 +192,28 @@ export class Run {
     const calls = toolCallsOf(message);
     let results: ToolResultMessage[] = [];
     let end: RunEnd | undefined;
+    let retry = false;
+    let executed = false;
+    let injections: Injection[] = NONE;
     if (message.stopReason === "error" || message.stopReason === "aborted") {
       const why =
         message.stopReason === "aborted" ? "the model response was aborted" : "the model call failed";
       results = unexecutedResults(calls, `This tool call was not executed: ${why}.`, this.now());
-      end = { stopReason: message.stopReason };
-      if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
+      retry = message.stopReason === "error" && (await this.policies.onModelError(this.handle, message));
+      if (!retry) {
+        end = { stopReason: message.stopReason };
+        if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
+      }
     } else if (calls.length > 0 && message.stopReason === "length") {
       results = unexecutedResults(calls, TRUNCATED_CALL_TEXT, this.now());
     } else if (calls.length > 0) {
+      executed = true;
       const batch = await executeToolBatch(calls, {
-        tools: this.tools,
+        tools,
         hooks: this.config.hooks,
         signal: this.signal,
         emit: this.send,
-        reportHookFailure: this.reportHookFailure,
+        reportHookFailure: this.events.reportHookFailure,
         now: this.now,
         config: this.config.toolExecution,
       });
@@ -172,6 +222,9 @@ export class Run {
       else if (batch.terminate) end = { stopReason: "terminated" };
     }
     for (const result of results) await this.append(result);
+    // Policies see every batch that ran (the iteration tally, the synthesis trace); what they
+    // inject is dropped if the run ends here.
+    if (executed) injections = await this.policies.afterToolBatch(this.handle, { calls, results });
     await this.send({ type: "turn_end", turn, message, toolResults: results });
 
     if (!end && this.signal.aborted) end = { stopReason: "aborted" };
@@ -184,19 +237,27 @@ export class Run {
       });
       if (stop) end = { stopReason: "stopped_by_caller" };
     }
-    return end ? { end, calledTools: calls.length > 0 } : { calledTools: calls.length > 0 };
+    const outcome: TurnOutcome = { calledTools: calls.length > 0, retry, injections };
+    if (end) outcome.end = end;
+    return outcome;
   }
 
-  /** prepareNextTurn, transformContext, convertToLlm, then the model call. */
-  private async modelTurn(): Promise<AssistantMessage> {
+  /**
+   * prepareNextTurn, the policies (beforeModelCall, then the tool filter), transformContext,
+   * convertToLlm, then the model call. Returns the tools offered, which are the ones the batch may run.
+   */
+  private async modelTurn(): Promise<{ message: AssistantMessage; tools: readonly AnyAgentTool[] }> {
     let context: Context;
+    let offered: readonly AnyAgentTool[] = this.tools;
     try {
       await this.prepareTurn();
+      await this.policies.beforeModelCall(this.handle);
+      offered = await this.policies.tools(this.tools, this.handle);
       const transformed = this.config.transformContext
         ? await this.config.transformContext(this.messages, this.signal)
         : this.messages;
       const llmMessages = await (this.config.convertToLlm ?? defaultConvertToLlm)(transformed);
-      const tools = toolSpecs(this.tools);
+      const tools = toolSpecs(offered);
       context = { messages: llmMessages };
       if (this.systemPrompt !== undefined) context.systemPrompt = this.systemPrompt;
       if (tools.length > 0) context.tools = tools;
@@ -210,9 +271,13 @@ export class Run {
       );
       await this.send({ type: "message_start", message });
       await this.send({ type: "message_end", message });
-      return message;
+      return { message, tools: offered };
     }
-    return callModel(this.model, context, this.streamOptions, this.modelEnv);
+    const { model, streamOptions, modelEnv } = this;
+    const message = await callModel(model, context, streamOptions, modelEnv, "turn", true, {
+      deltas: this.streamDeltas,
+    });
+    return { message, tools: offered };
   }
 
   private async prepareTurn(): Promise<void> {
@@ -228,7 +293,11 @@ export class Run {
       signal: this.signal,
       emit: this.send,
     });
-    if (!patch) return;
+    if (patch) await this.applyPatch(patch);
+  }
+
+  /** Applies a change to the run's context and announces it with `context_update`. */
+  private async applyPatch(patch: TurnPatch): Promise<void> {
     const update: Extract<AgentEvent, { type: "context_update" }> = { type: "context_update" };
     let changed = false;
     if (patch.messages) {
@@ -256,33 +325,12 @@ export class Run {
     if (changed) await this.send(update);
   }
 
-  private async submitPrompts(
-    prompts: AgentMessage[],
-  ): Promise<{ injections: Injection[]; blocked?: string }> {
-    const hooks = this.config.hooks;
-    const injections: Injection[] = [];
-    for (let message of prompts) {
-      if (hooks && hooks.count("UserPromptSubmit") > 0 && (message as { role?: unknown }).role === "user") {
-        const user = message as Extract<AgentMessage, { role: "user" }>;
-        const decision = await hooks.runUserPromptSubmit(
-          { message: user, prompt: messageText(user) },
-          this.reportHookFailure,
-          this.signal,
-        );
-        if (decision.blocked !== undefined) return { injections: [], blocked: decision.blocked };
-        message = decision.message;
-      }
-      injections.push({ message });
-    }
-    return { injections };
-  }
-
   private async stopHookReason(): Promise<string | undefined> {
     const hooks = this.config.hooks;
     if (!hooks || !this.lastAssistant || hooks.count("Stop") === 0) return undefined;
     const reason = await hooks.runStop(
       { lastMessage: this.lastAssistant, stopHookActive: this.stopHookActive },
-      this.reportHookFailure,
+      this.events.reportHookFailure,
       this.signal,
     );
     if (reason !== undefined) this.stopHookActive = true;
@@ -299,6 +347,63 @@ export class Run {
     return messages.map((message) => ({ message, kind }));
   }
 
+  /** Drains the steering queue; policies may reshape what it held (interrupts). */
+  private async steering(): Promise<Injection[]> {
+    const drained = await this.poll(this.config.getSteeringMessages, "steering");
+    if (drained.length === 0) return drained;
+    const shaped = await this.policies.onSteering(
+      this.handle,
+      drained.map((injection) => injection.message),
+    );
+    return shaped ?? drained;
+  }
+
+  /** The narrow view policies get of this run. */
+  private policyHandle(): PolicyRun {
+    const run = this;
+    return {
+      get turn() {
+        return run.turn;
+      },
+      get messages() {
+        return run.messages;
+      },
+      get model() {
+        return run.model;
+      },
+      get tools() {
+        return run.tools;
+      },
+      get systemPrompt() {
+        return run.systemPrompt;
+      },
+      get streamOptions() {
+        return run.streamOptions;
+      },
+      get prompt() {
+        return run.prompt;
+      },
+      signal: this.signal,
+      now: this.now,
+      newId: () => this.auxEnv.ids(),
+      get streamFn() {
+        return run.auxEnv.streamFn;
+      },
+      emit: this.send,
+      replaceMessages: (messages) => this.applyPatch({ messages }),
+      setTools: (tools) => this.applyPatch({ tools }),
+      setStreamDeltas: (enabled) => {
+        this.streamDeltas = enabled;
+      },
+      callModel: (context, purpose, options = {}) => {
+        const { model, onEvent, ...rest } = options;
+        const streamOptions: StreamOptions = { ...this.streamOptions, ...rest, signal: this.signal };
+        const extras = onEvent ? { onEvent } : {};
+        return callModel(model ?? this.model, context, streamOptions, this.auxEnv, purpose, false, extras);
+      },
+    };
+  }
+
   private async append(message: AgentMessage): Promise<void> {
     await this.send({ type: "message_start", message });
     await this.send({ type: "message_end", message });
@@ -309,41 +414,4 @@ export class Run {
   private buildStreamOptions(): StreamOptions {
     return { ...this.config.streamOptions, signal: this.signal, reasoning: this.thinkingLevel };
   }
-
-  private readonly reportHookFailure: HookFailureReporter = (failure) => {
-    const event: AgentEvent = {
-      type: "error",
-      source: "hook",
-      message: `${failure.event} hook "${failure.hookName}" failed${failure.failClosed ? " (fail-closed)" : ""}: ${failure.message}`,
-      hookEvent: failure.event,
-      hookName: failure.hookName,
-    };
-    if (failure.toolCallId !== undefined) event.toolCallId = failure.toolCallId;
-    return this.send(event);
-  };
-
-  /** Every event passes here: totals are counted from `model_call_end`, so auxiliary calls add up too. */
-  private readonly send = (event: AgentEvent): Promise<void> => {
-    if (event.type === "model_call_end") addUsageInto(this.usage, event.usage);
-    try {
-      const pending = this.sink(event);
-      return pending ? pending.then(undefined, this.onSinkError) : RESOLVED;
-    } catch (error) {
-      this.onSinkError(error);
-      return RESOLVED;
-    }
-  };
-
-  /** A throwing consumer must not break the run; it is told once. */
-  private readonly onSinkError = (error: unknown): void => {
-    if (this.sinkFailed) return;
-    this.sinkFailed = true;
-    try {
-      void Promise.resolve(
-        this.sink({ type: "error", source: "listener", message: describeThrown(error) }),
-      ).catch(() => {});
-    } catch {
-      // The consumer fails on every event; nothing more to tell it.
-    }
-  };
 }

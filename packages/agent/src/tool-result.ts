@@ -1,5 +1,6 @@
 import type { ToolResultMessage, UserContent } from "@tern/ai";
-import type { AgentToolResult, ToolOutcome } from "./types.js";
+import { artifactNote, readArtifact } from "./policies/artifacts.js";
+import type { AgentToolResult, Artifact, ToolOutcome } from "./types.js";
 
 export const NO_OUTPUT = "(no output)";
 
@@ -11,14 +12,25 @@ export const NO_OUTPUT = "(no output)";
 export function normalizeToolResult(value: AgentToolResult | string | undefined | null | void): ToolOutcome {
   if (value === undefined || value === null) return textOutcome(NO_OUTPUT, false);
   if (typeof value === "string") return textOutcome(value === "" ? NO_OUTPUT : value, false);
-  const content =
-    typeof value.content === "string" ? [{ type: "text" as const, text: value.content }] : value.content;
+  let content: UserContent[] =
+    typeof value.content === "string"
+      ? [{ type: "text" as const, text: value.content }]
+      : (value.content ?? []);
+  const artifact = readArtifact(value.artifact);
+  if (artifact) {
+    const note = { type: "text" as const, text: artifactNote(artifact) };
+    // A hook that passes a result through keeps its note; it is not added twice.
+    if (isEmpty(content)) content = [note];
+    else if (!content.some((part) => part.type === "text" && part.text === note.text))
+      content = [...content, note];
+  }
   const outcome: ToolOutcome = {
     content: isEmpty(content) ? [{ type: "text", text: NO_OUTPUT }] : content,
     isError: value.isError === true,
     terminate: value.terminate === true,
   };
   if (value.details !== undefined) outcome.details = value.details;
+  if (artifact) outcome.artifact = artifact;
   return outcome;
 }
 
@@ -52,6 +64,8 @@ export function toolResultMessage(
     timestamp,
   };
   if (outcome.details !== undefined) message.details = outcome.details;
+  // Kept on the message (providers ignore it) so sessions and UIs can show the artifact again.
+  if (outcome.artifact) (message as ToolResultMessage & { artifact?: Artifact }).artifact = outcome.artifact;
   return message;
 }
 

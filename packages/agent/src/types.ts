@@ -18,6 +18,7 @@ import type {
 } from "@tern/ai";
 import type { ZodType } from "zod";
 import type { HookRegistry } from "./hooks.js";
+import type { LoopPolicy } from "./policy.js";
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -38,9 +39,18 @@ export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessag
 
 export type ToolExecutionMode = "sequential" | "parallel";
 
+/** A document a tool hands the user. Events carry it whole; the model sees a one-line note. */
+export interface Artifact {
+  name: string;
+  kind: "html" | "markdown";
+  content: string;
+}
+
 /** What a tool returns. A plain string is shorthand for `{ content: string }`. */
 export interface AgentToolResult<TDetails = unknown> {
   content: string | UserContent[];
+  /** Shown to the user; the model is told it was generated instead of reading it. */
+  artifact?: Artifact;
   /** Structured data for UIs; never sent to the model. */
   details?: TDetails;
   isError?: boolean;
@@ -50,7 +60,9 @@ export interface AgentToolResult<TDetails = unknown> {
 
 /** A tool result after normalisation: content is always parts, flags are always set. */
 export interface ToolOutcome<TDetails = unknown> {
+  /** What the model reads (an artifact's note included). */
   content: UserContent[];
+  artifact?: Artifact;
   details?: TDetails;
   isError: boolean;
   terminate: boolean;
@@ -154,6 +166,11 @@ export interface AgentLoopConfig {
   shouldStopAfterTurn?: (turn: TurnSummary) => MaybePromise<boolean>;
   toolExecution?: ToolExecutionConfig;
   hooks?: HookRegistry;
+  /**
+   * Policies around the loop (iteration limit, tool selection, reflection, ...), called in array
+   * order at fixed points of every run. `reactPolicies(options)` builds the standard set.
+   */
+  policies?: LoopPolicy[];
   /** Clock in ms (timestamps, durations). Default `Date.now`. */
   now?: () => number;
   /** Id generator (run ids, model call ids). Default `crypto.randomUUID`. */
@@ -176,7 +193,7 @@ export type AgentStopReason =
   | "stopped_by_hook"
   /** `shouldStopAfterTurn` returned true. */
   | "stopped_by_caller"
-  /** Reserved for the iteration-limit policy. */
+  /** The iteration limit was reached without a final answer. */
   | "max_iterations";
 
 export interface AgentRunResult {
@@ -202,7 +219,9 @@ export type InjectKind =
   | "reflection"
   | "cycle_warning"
   | "completion_check"
-  | "nudge";
+  | "nudge"
+  /** JSON mode asks the model to resend an unparsable reply. */
+  | "reformat";
 
 /** "turn" for loop turns; auxiliary calls name their job ("compaction", "tool_selection", "synthesis", ...). */
 export type ModelCallPurpose = "turn" | (string & {});

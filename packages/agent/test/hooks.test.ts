@@ -244,7 +244,7 @@ describe("UserPromptSubmit, Stop and SessionStart", () => {
         { type: "text", text: "cwd: /repo" },
       ],
     });
-    expect(outcome.messages[0]).toEqual(faux.requests[0]!.context.messages[0]);
+    expect(outcome.messages[0]).toEqual({ ...faux.requests[0]!.context.messages[0], pinned: true });
   });
 
   it("blocks a prompt without calling the model", async () => {

@@ -34,7 +34,9 @@ describe("agentLoop: turns and events", () => {
       "agent_end",
     ]);
     expect(events[0]).toEqual({ type: "agent_start", runId: "id-1", timestamp: 1010 });
-    expect(events[2]).toEqual({ type: "message_start", message: prompt });
+    // The run's prompt is pinned (the context guard keeps it); the model gets it without the flag.
+    expect(events[2]).toEqual({ type: "message_start", message: { ...prompt, pinned: true } });
+    expect(faux.requests[0]!.context.messages).toEqual([prompt]);
     expect(events[4]).toMatchObject({
       type: "model_call_start",
       callId: "id-2",

@@ -24,6 +24,7 @@ import type {
   ErrorKind,
   JsonSchema,
   Model,
+  StreamFunction,
   StreamOptions,
   ToolCall,
   ToolSpec,
@@ -66,6 +67,8 @@ export interface StructuredCallOptions<T = unknown>
   onCallStart?: (info: StructuredAttemptInfo) => void;
   /** After each model call, failed ones included (for `model_call_end` with purpose and usage). */
   onCall?: (attempt: StructuredAttempt) => void;
+  /** The model seam to call through (an agent's own, or an adapter). Default: `stream` from @tern/ai. */
+  streamFn?: StreamFunction;
 }
 
 export interface StructuredResult<T> {
@@ -125,10 +128,11 @@ export async function structuredCall<T = unknown>(
   input: Context | string,
   options: StructuredCallOptions<T>,
 ): Promise<StructuredResult<T>> {
-  const { schema, name, description, defaultValue, regexFallback, onCall, onCallStart, ...rest } = options;
+  const { schema, name, description, defaultValue, regexFallback, onCall, onCallStart, streamFn, ...rest } =
+    options;
   // Each level sets these itself; drop any that slipped past the type (plain JS callers).
   const { toolChoice: _choice, responseFormat: _format, ...streamOptions } = rest as StreamOptions;
-  const run = new Run(model, streamOptions, onCallStart, onCall);
+  const run = new Run(model, streamOptions, onCallStart, onCall, streamFn);
   const spec: Spec = { schema, name, description, regexFallback };
   try {
     const compiled = schemaValidator(schema);
@@ -172,6 +176,7 @@ class Run {
     readonly streamOptions: Omit<StreamOptions, "toolChoice" | "responseFormat">,
     private readonly onCallStart: StructuredCallOptions["onCallStart"],
     private readonly onCall: StructuredCallOptions["onCall"],
+    private readonly streamFn: StreamFunction | undefined,
   ) {}
 
   async call(
@@ -184,7 +189,9 @@ class Run {
     const info = { level, attempt: ++this.attempts, reformat };
     quietly(() => this.onCallStart?.(info));
     const started = Date.now();
-    const message = await complete(this.model, context, options);
+    const message = this.streamFn
+      ? await this.streamFn(this.model, context, options).result()
+      : await complete(this.model, context, options);
     this.usages.push(message.usage);
     quietly(() => this.onCall?.({ ...info, message, durationMs: Date.now() - started }));
     this.lastText = answerText(message);

@@ -1,0 +1,188 @@
+// Tool selection: with many tools registered, one structured call before the loop picks the few
+// the task needs, from a compact catalog. Anything unusable (an error, garbage, an empty list,
+// only unknown names) keeps every tool: selection may only save tokens, never lose a tool the
+// model needs. Pinned tools are always kept, and `request_tools` lets the model load more later.
+
+import { type AssistantMessage, type JsonSchema, type Model, structuredCall } from "@tern/ai";
+import { userMessage } from "../messages.js";
+import type { LoopPolicy, PolicyRun } from "../policy.js";
+import type { AgentEvent, AnyAgentTool } from "../types.js";
+import { setting } from "./env.js";
+import { catalog, DEFAULT_CATALOG_LINE_CHARS } from "./tool-catalog.js";
+import { REQUEST_TOOLS_TOOL } from "./tool-names.js";
+
+export const DEFAULT_TOOL_SELECTION_THRESHOLD = 12;
+export const DEFAULT_MAX_SELECTED_TOOLS = 6;
+
+export interface ToolSelectionOptions {
+  /** Selection runs when more tools than this are registered. Default 12. */
+  threshold?: number;
+  /** Most tools the selection keeps (pinned tools not counted). Default 6. */
+  maxSelected?: number;
+  /** Tool names always kept. */
+  pinnedTools?: string[];
+  /** Characters a catalog line may take. Default 80. */
+  catalogLineChars?: number;
+  /** Offer `request_tools` to load hidden tools mid-run. Default true. */
+  requestTools?: boolean;
+  /** The model that selects (default: the run's model). */
+  model?: Model;
+}
+
+const SCHEMA: JsonSchema = {
+  type: "object",
+  properties: { tools: { type: "array", items: { type: "string" } } },
+  required: ["tools"],
+};
+
+export function toolSelection(options: ToolSelectionOptions = {}): LoopPolicy {
+  const threshold = setting(options.threshold, undefined, DEFAULT_TOOL_SELECTION_THRESHOLD);
+  const max = setting(options.maxSelected, undefined, DEFAULT_MAX_SELECTED_TOOLS);
+  const lineChars = setting(options.catalogLineChars, undefined, DEFAULT_CATALOG_LINE_CHARS, 20);
+  const pinned = new Set(options.pinnedTools ?? []);
+  return {
+    name: "tool_selection",
+    start: async (run) => {
+      const all = run.tools.slice();
+      if (all.length <= threshold) return undefined;
+      await run.emit({ type: "phase", phase: "selecting_tools", detail: { totalTools: all.length } });
+      const picked = await pick(run, options.model ?? run.model, all, { max, pinned, lineChars });
+      if (!picked) return undefined;
+      // Tools this selection hid; tools added to the run later are not its business.
+      const hidden = new Set(all.filter((tool) => !picked.has(tool.name)).map((tool) => tool.name));
+      let requestTool: AnyAgentTool | undefined;
+      const loaded = (names: string[]) => {
+        for (const name of names) hidden.delete(name);
+        requestTool = undefined; // its description lists the hidden tools: rebuild it
+      };
+      return {
+        tools: (tools) => {
+          const visible = tools.filter((tool) => !hidden.has(tool.name));
+          if (options.requestTools === false || hidden.size === 0) return visible;
+          requestTool ??= requestToolsTool(
+            tools.filter((tool) => hidden.has(tool.name)),
+            lineChars,
+            loaded,
+          );
+          return [...visible, requestTool];
+        },
+      };
+    },
+  };
+}
+
+/** The names to keep, or undefined to keep every tool. */
+async function pick(
+  run: PolicyRun,
+  model: Model,
+  tools: AnyAgentTool[],
+  { max, pinned, lineChars }: { max: number; pinned: ReadonlySet<string>; lineChars: number },
+): Promise<Set<string> | undefined> {
+  const known = new Set(tools.map((tool) => tool.name));
+  const prompt = [
+    `Task:\n${run.prompt}`,
+    `Tools:\n${catalog(tools, lineChars)}`,
+    `Pick the tools needed for this task: at most ${max}, by exact name, most useful first. Answer as {"tools": ["name", ...]}.`,
+  ].join("\n\n");
+  const events = visibleCalls(run, model);
+  let answer: unknown;
+  try {
+    const { toolChoice: _c, responseFormat: _f, ...streamOptions } = run.streamOptions;
+    const result = await structuredCall(
+      model,
+      {
+        systemPrompt: "You choose which tools an assistant needs for a task. You never do the task yourself.",
+        messages: [userMessage(prompt, run.now())],
+      },
+      { ...streamOptions, schema: SCHEMA, name: "select_tools", streamFn: run.streamFn, ...events.hooks },
+    );
+    answer = result.value;
+  } catch {
+    answer = undefined; // an error keeps every tool
+  }
+  await events.flushed();
+  const names = Array.isArray((answer as { tools?: unknown })?.tools)
+    ? (answer as { tools: unknown[] }).tools
+    : [];
+  const valid = names.flatMap((name) =>
+    typeof name === "string" && known.has(name.trim()) ? [name.trim()] : [],
+  );
+  if (valid.length === 0) return undefined;
+  const chosen = new Set<string>();
+  for (const name of valid) if (!pinned.has(name) && chosen.size < max) chosen.add(name);
+  for (const name of pinned) if (known.has(name)) chosen.add(name);
+  return chosen;
+}
+
+/** structuredCall reports its model calls synchronously; they become model_call_start/end events in order. */
+function visibleCalls(run: PolicyRun, model: Model) {
+  let chain: Promise<void> = Promise.resolve();
+  const send = (event: AgentEvent) => {
+    chain = chain.then(() => run.emit(event));
+  };
+  let callId = "";
+  let startedAt = 0;
+  return {
+    hooks: {
+      onCallStart: () => {
+        callId = run.newId();
+        startedAt = run.now();
+        send({
+          type: "model_call_start",
+          callId,
+          purpose: "tool_selection",
+          model: model.id,
+          provider: model.provider,
+          timestamp: startedAt,
+        });
+      },
+      onCall: ({ message, durationMs }: { message: AssistantMessage; durationMs: number }) => {
+        const end: AgentEvent = {
+          type: "model_call_end",
+          callId,
+          purpose: "tool_selection",
+          model: model.id,
+          provider: model.provider,
+          usage: message.usage,
+          durationMs,
+          stopReason: message.stopReason,
+        };
+        if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
+        send(end);
+      },
+    },
+    flushed: () => chain,
+  };
+}
+
+function requestToolsTool(
+  hidden: readonly AnyAgentTool[],
+  lineChars: number,
+  loaded: (names: string[]) => void,
+): AnyAgentTool {
+  const names = new Set(hidden.map((tool) => tool.name));
+  return {
+    name: REQUEST_TOOLS_TOOL,
+    description: `Load more tools for this task; they can be called from your next step. Tools not loaded yet:\n${catalog(hidden, lineChars)}`,
+    parameters: {
+      type: "object",
+      properties: {
+        names: { type: "array", items: { type: "string" }, description: "Names of the tools to load" },
+      },
+      required: ["names"],
+    },
+    execute: ({ names: wanted }: { names: string[] }) => {
+      const found = wanted.filter((name) => names.has(name));
+      const unknown = wanted.filter((name) => !names.has(name));
+      if (found.length === 0) {
+        return {
+          content: `No tool was loaded: ${unknown.length ? `unknown ${unknown.join(", ")}` : "no names given"}. Tools you can load: ${[...names].join(", ")}.`,
+          isError: true,
+        };
+      }
+      loaded(found);
+      const skipped = unknown.length ? ` Unknown, not loaded: ${unknown.join(", ")}.` : "";
+      return `Loaded: ${found.join(", ")}. You can call them from your next step.${skipped}`;
+    },
+  };
+}
