@@ -5,7 +5,6 @@
 // from compaction_start to compaction_end as the consumer sees them (the loop waits for it); the
 // per-turn budget check alone on the 200k-token transcript.
 import { performance } from "node:perf_hooks";
-// Until @tern/agent's index exports the context guard, import it from its module.
 import {
   type AgentMessage,
   type AgentTool,
