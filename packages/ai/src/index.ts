@@ -1,4 +1,4 @@
-export { apiKeyVariable, resolveApiKey } from "./api-keys.js";
+export { apiKeyVariable, missingKeyMessage, resolveApiKey } from "./api-keys.js";
 export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfterFrom } from "./errors.js";
 export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
 export { extractJson, extractJsonCandidates } from "./extract-json.js";

@@ -1,0 +1,107 @@
+#!/usr/bin/env node
+// Bundles the `tern` command into packages/cli/dist with esbuild:
+//   dist/tern.js      the entry: argument fast paths (--version, --help), nothing heavy
+//   dist/tern-app.js  everything else, imported by tern.js only when a command needs it
+// Each file is written to a temporary name and renamed, so a test process that runs `tern` while
+// another one rebuilds never reads half a file. `--if-stale` skips the build when the bundle is
+// newer than every source file of the workspace packages.
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const packagesDir = dirname(cliDir);
+const distDir = join(cliDir, "dist");
+const outputs = { main: join(distDir, "tern.js"), app: join(distDir, "tern-app.js") };
+
+/** Newest modification time of any file under the packages' src directories (and this script). */
+function newestSource() {
+  let newest = statSync(fileURLToPath(import.meta.url)).mtimeMs;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const name of readdirSync(packagesDir)) {
+    const src = join(packagesDir, name, "src");
+    try {
+      if (statSync(src).isDirectory()) walk(src);
+    } catch {}
+    try {
+      newest = Math.max(newest, statSync(join(packagesDir, name, "package.json")).mtimeMs);
+    } catch {}
+  }
+  return newest;
+}
+
+function isStale() {
+  try {
+    const built = Math.min(statSync(outputs.main).mtimeMs, statSync(outputs.app).mtimeMs);
+    return built < newestSource();
+  } catch {
+    return true;
+  }
+}
+
+// tern.js imports "./app.js" in source; in the bundle that is the separate file tern-app.js.
+const appAsExternal = {
+  name: "tern-app-external",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/app\.js$/ }, () => ({ path: "./tern-app.js", external: true }));
+  },
+};
+
+export async function build({ ifStale = false, quiet = false } = {}) {
+  if (ifStale && !isStale()) return false;
+  const esbuild = await import("esbuild");
+  const version = JSON.parse(readFileSync(join(cliDir, "package.json"), "utf8")).version;
+  const common = {
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    write: false,
+    logLevel: "warning",
+    define: { __TERN_VERSION__: JSON.stringify(version) },
+    legalComments: "none",
+  };
+  const [main, app] = await Promise.all([
+    esbuild.build({
+      ...common,
+      entryPoints: [join(cliDir, "src/main.ts")],
+      outfile: outputs.main,
+      plugins: [appAsExternal],
+      banner: { js: "#!/usr/bin/env node" },
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: [join(cliDir, "src/app.ts")],
+      outfile: outputs.app,
+      // Bundled CommonJS dependencies call require() for Node built-ins.
+      banner: {
+        js: 'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);',
+      },
+    }),
+  ]);
+  mkdirSync(distDir, { recursive: true });
+  // The app first: a new tern.js must never find an older tern-app.js missing an export it needs.
+  for (const result of [app, main]) {
+    for (const file of result.outputFiles) {
+      const temp = `${file.path}.${process.pid}.tmp`;
+      writeFileSync(temp, file.contents, { mode: 0o755 });
+      renameSync(temp, file.path);
+    }
+  }
+  if (!quiet) process.stderr.write(`built ${outputs.main} and ${outputs.app}\n`);
+  return true;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  build({ ifStale: args.includes("--if-stale"), quiet: args.includes("--quiet") }).catch((error) => {
+    process.stderr.write(`build failed: ${error?.message ?? error}\n`);
+    process.exit(1);
+  });
+}

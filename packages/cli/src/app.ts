@@ -1,0 +1,62 @@
+// Dispatches `tern <command>` and turns every failure into one line and an exit code:
+// 0 done, 1 the work failed, 2 bad usage, 130 interrupted.
+import { closest } from "./cli/args.js";
+import { CliError, type ExitCode, errorText, UsageError } from "./cli/errors.js";
+import { type Io, processIo } from "./cli/io.js";
+import { helpFor } from "./help.js";
+import { VERSION } from "./version.js";
+
+const COMMANDS = ["run", "chat", "sessions", "models", "demo", "help", "version"];
+
+export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "run":
+        return await (await import("./commands/run.js")).runCommand(rest, io);
+      case "chat":
+        return await (await import("./commands/chat.js")).chatCommand(rest, io);
+      case "sessions":
+        return await (await import("./commands/sessions.js")).sessionsCommand(rest, io);
+      case "models":
+        return await (await import("./commands/models.js")).modelsCommand(rest, io);
+      case "demo":
+        return await (await import("./commands/demo.js")).demoCommand(rest, io);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout.write(`${helpFor(rest[0] ?? "main")}\n`);
+        return 0;
+      case "version":
+      case "--version":
+      case "-V":
+      case "-v":
+        io.stdout.write(`${VERSION}\n`);
+        return 0;
+      default: {
+        const guess = command.startsWith("-") ? undefined : closest(command, COMMANDS);
+        throw new UsageError(
+          command.startsWith("-")
+            ? `${command} must come after a command, e.g. tern run ${command} …; see tern --help`
+            : `unknown command "${command}"${guess ? `; did you mean "tern ${guess}"?` : ""} (see tern --help)`,
+        );
+      }
+    }
+  } catch (error) {
+    return report(error, io, argv.includes("--debug"));
+  }
+}
+
+export function report(error: unknown, io: Io, debug: boolean): ExitCode {
+  if (error instanceof CliError) {
+    io.stderr.write(`tern: ${error.message}\n`);
+    if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
+    return error.exitCode;
+  }
+  io.stderr.write(
+    `tern: internal error: ${errorText(error)}${debug ? "" : " (run with --debug for details)"}\n`,
+  );
+  if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  return 1;
+}

@@ -1,0 +1,409 @@
+// `tern chat` on a terminal: raw keys, the input line, the agent's events streaming above it,
+// permission questions in the input line, Ctrl-C handling and the slash commands.
+import { emitKeypressEvents } from "node:readline";
+import type { AgentRunResult } from "@tern/agent";
+import type { PermissionAnswer, PermissionRequest } from "@tern/tools";
+import type { ExitCode } from "../cli/errors.js";
+import { errorText } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { modelLabel } from "../config/model.js";
+import type { AgentSettings } from "../config/settings.js";
+import { oneLine } from "../render/format.js";
+import { ProgressRenderer } from "../render/progress.js";
+import type { Style } from "../render/style.js";
+import { describeCall } from "../render/tool-lines.js";
+import { explainFailure } from "../runtime/failure.js";
+import { resumePlan } from "../runtime/resume.js";
+import { openRuntime, type Runtime } from "../runtime/runtime.js";
+import { sessionFailure } from "../runtime/session-ids.js";
+import { LineEditor } from "./line-editor.js";
+import { ChatScreen } from "./screen.js";
+import { runSlash } from "./slash.js";
+
+interface Key {
+  name?: string;
+  ctrl?: boolean;
+  meta?: boolean;
+  shift?: boolean;
+  sequence?: string;
+}
+
+const DOUBLE_PRESS_MS = 2000;
+const BUSY_HINT = "Enter steers · Alt+Enter follows up · Ctrl-C aborts";
+
+export class ChatApp {
+  private runtime!: Runtime;
+  private renderer: ProgressRenderer;
+  private detach: (() => void) | undefined;
+  private readonly editor = new LineEditor();
+  private readonly screen: ChatScreen;
+  private running: Promise<void> | undefined;
+  private question: { request: PermissionRequest; resolve: (answer: PermissionAnswer) => void } | undefined;
+  private lastCtrlC = 0;
+  private finished: ((code: ExitCode) => void) | undefined;
+  private exiting = false;
+  private commandBusy = false;
+
+  constructor(
+    private readonly io: Io,
+    private readonly settings: AgentSettings,
+    private readonly style: Style,
+  ) {
+    this.screen = new ChatScreen(io.stdout, style);
+    this.renderer = new ProgressRenderer(this.screen, { style, liveText: true });
+  }
+
+  async start(): Promise<ExitCode> {
+    this.runtime = await this.open(this.settings);
+    this.attach();
+    const { stdin } = this.io;
+    emitKeypressEvents(stdin);
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.on("keypress", this.onKey);
+    this.io.stdout.on("resize", this.onResize);
+    this.banner();
+    this.refresh();
+    return new Promise<ExitCode>((resolve) => {
+      this.finished = resolve;
+    });
+  }
+
+  // ---------------------------------------------------------------- session and agent
+
+  private open(settings: AgentSettings): Promise<Runtime> {
+    return openRuntime({
+      settings,
+      env: this.io.env,
+      warn: (message) => this.print(this.style.yellow(`warning: ${message}`)),
+      ask: (request) => this.ask(request),
+    });
+  }
+
+  private attach(): void {
+    this.renderer = new ProgressRenderer(this.screen, { style: this.style, liveText: true });
+    this.detach = this.runtime.agent.subscribe(this.renderer.handle);
+  }
+
+  private banner(): void {
+    const { style, runtime } = this;
+    this.print(
+      `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${runtime.cwd}`)}`,
+    );
+    this.print(
+      style.dim(
+        "Enter sends · while it works: Enter steers, Alt+Enter queues a follow-up · Ctrl-C aborts, twice exits · /help",
+      ),
+    );
+    const resumed = runtime.resumed;
+    if (resumed) {
+      const count = resumed.context.messages.length;
+      const plan = resumePlan(runtime.session, resumed.needsContinue);
+      this.print(
+        style.dim(
+          `resumed with ${count} messages${plan.kind === "finished" ? "" : '; its last run did not finish: say "continue" to go on'}`,
+        ),
+      );
+    }
+  }
+
+  private get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  private prompt(text: string): void {
+    this.print(`${this.style.bold(this.style.cyan("›"))} ${text}`);
+    const agent = this.runtime.agent;
+    this.running = agent.prompt(text).then(
+      (result) => this.afterRun(result),
+      (error: unknown) => this.print(this.style.red(`✗ ${errorText(error)}`)),
+    );
+    void this.running.finally(() => {
+      this.running = undefined;
+      this.refresh();
+    });
+    this.refresh();
+  }
+
+  private afterRun(result: AgentRunResult): void {
+    const agent = this.runtime.agent;
+    const dropped = agent.queuedMessages.steering.length + agent.queuedMessages.followUp.length;
+    if (dropped > 0) {
+      agent.clearQueues();
+      this.print(
+        this.style.yellow(
+          `${dropped} queued message${dropped === 1 ? " was" : "s were"} not delivered (the run ended)`,
+        ),
+      );
+    }
+    if (result.stopReason === "error")
+      this.print(this.style.red(`✗ ${explainFailure(result, this.runtime.model)}`));
+    if (this.runtime.binding.error)
+      this.print(this.style.red(`✗ could not save the session: ${this.runtime.binding.error.message}`));
+  }
+
+  private async switchSession(target: string, how: "resume" | "fork"): Promise<void> {
+    let id = target;
+    if (how === "fork") {
+      const source = this.runtime.session;
+      const entryId = target || undefined;
+      if (entryId !== undefined && !source.getEntry(entryId)) {
+        this.print(
+          this.style.yellow(
+            `no entry "${entryId}" in this session (tern sessions show ${source.id.slice(0, 8)} lists them)`,
+          ),
+        );
+        return;
+      }
+      await source.flush();
+      const fork = await this.runtime.store.fork(source.id, entryId !== undefined ? { entryId } : {});
+      await fork.close();
+      id = fork.id;
+    }
+    const next = await this.open({
+      ...this.settings,
+      sessionId: id,
+      explicitModel: false,
+      explicitCwd: false,
+    });
+    this.detach?.();
+    await this.runtime.close();
+    this.runtime = next;
+    this.attach();
+    this.print(
+      this.style.dim(
+        how === "fork" ? `forked into session ${id.slice(0, 8)}` : `switched to session ${id.slice(0, 8)}`,
+      ),
+    );
+    this.banner();
+  }
+
+  // ---------------------------------------------------------------- permission questions
+
+  private ask(request: PermissionRequest): Promise<PermissionAnswer> {
+    return new Promise((resolve) => {
+      const settle = (answer: PermissionAnswer) => {
+        request.signal.removeEventListener("abort", onAbort);
+        this.question = undefined;
+        const allowed = answer === true || (typeof answer === "object" && answer.allow);
+        this.screen.status(allowed ? `running ${request.toolName}` : "thinking");
+        this.refresh();
+        resolve(answer);
+      };
+      const onAbort = () => settle(false);
+      request.signal.addEventListener("abort", onAbort, { once: true });
+      this.question = { request, resolve: settle };
+      this.screen.status(undefined);
+      this.refresh();
+    });
+  }
+
+  private answer(key: Key, text: string | undefined): void {
+    const question = this.question!;
+    const choice = (text ?? "").toLowerCase();
+    const always = question.request.suggestedRules.join(", ");
+    if (key.ctrl && key.name === "c") {
+      this.print(
+        this.style.yellow(
+          `⊘ ${describeCall(question.request.toolName, question.request.args)}: no (Ctrl-C aborts the turn)`,
+        ),
+      );
+      question.resolve({ allow: false, reason: "the user pressed Ctrl-C" });
+      this.runtime.agent.abort();
+      return;
+    }
+    if (choice === "y") question.resolve(true);
+    else if (choice === "a") {
+      question.resolve({ allow: true, remember: true });
+      if (always) this.print(this.style.dim(`allowed from now on: ${always}`));
+    } else if (choice === "n" || key.name === "escape" || key.name === "return") question.resolve(false);
+  }
+
+  // ---------------------------------------------------------------- keys
+
+  private readonly onKey = (text: string | undefined, key: Key = {}): void => {
+    if (this.exiting) return;
+    if (this.question) {
+      this.answer(key, text);
+      return;
+    }
+    if (key.ctrl && key.name === "c") {
+      this.interrupt();
+      return;
+    }
+    if (key.ctrl && key.name === "d") {
+      if (this.editor.buffer === "") void this.exit(0);
+      else this.editor.deleteForward();
+      this.refresh();
+      return;
+    }
+    if (key.name === "return" || key.name === "enter") {
+      this.submit(key.meta === true);
+      return;
+    }
+    this.edit(text, key);
+    this.refresh();
+  };
+
+  private edit(text: string | undefined, key: Key): void {
+    const editor = this.editor;
+    if (key.ctrl) {
+      const actions: Record<string, () => void> = {
+        a: () => editor.home(),
+        e: () => editor.end(),
+        u: () => editor.killBefore(),
+        k: () => editor.killAfter(),
+        w: () => editor.deleteWordBefore(),
+        b: () => editor.left(),
+        f: () => editor.right(),
+        l: () => this.io.stdout.write("\u001b[2J\u001b[H"),
+      };
+      actions[key.name ?? ""]?.();
+      return;
+    }
+    const keys: Record<string, () => void> = {
+      backspace: () => (key.meta ? editor.deleteWordBefore() : editor.backspace()),
+      delete: () => editor.deleteForward(),
+      left: () => editor.left(),
+      right: () => editor.right(),
+      home: () => editor.home(),
+      end: () => editor.end(),
+      up: () => editor.historyUp(),
+      down: () => editor.historyDown(),
+      tab: () => editor.insert("  "),
+      escape: () => {},
+    };
+    const action = keys[key.name ?? ""];
+    if (action) {
+      action();
+      return;
+    }
+    if (key.meta || text === undefined) return;
+    // Printable text only (pasted text arrives character by character).
+    const printable = [...text].filter((char) => char >= " " && char !== "\u007f").join("");
+    if (printable) editor.insert(printable);
+  }
+
+  private submit(alt: boolean): void {
+    const line = this.editor.take().trim();
+    this.refresh();
+    if (line === "") return;
+    if (line.startsWith("/")) {
+      void this.slash(line);
+      return;
+    }
+    if (!this.busy) {
+      if (this.commandBusy) {
+        this.print(this.style.yellow("wait for the command to finish"));
+        return;
+      }
+      this.prompt(line);
+      return;
+    }
+    const agent = this.runtime.agent;
+    if (alt) {
+      agent.followUp(line);
+      this.print(this.style.dim(`queued a follow-up (read when the agent would stop): ${oneLine(line, 80)}`));
+    } else {
+      agent.steer(line);
+      this.print(this.style.dim(`queued steering (read after the current tool calls): ${oneLine(line, 80)}`));
+    }
+  }
+
+  private async slash(line: string): Promise<void> {
+    this.commandBusy = true;
+    try {
+      await runSlash(line, {
+        runtime: this.runtime,
+        style: this.style,
+        env: this.io.env,
+        home: this.settings.home,
+        configPath: this.settings.config.path,
+        busy: this.busy,
+        print: (text) => this.print(text),
+        switchSession: (id, how) => this.switchSession(id, how),
+        exit: () => void this.exit(0),
+      });
+    } catch (error) {
+      const failure = sessionFailure(error);
+      this.print(this.style.red(`✗ ${errorText(failure)}`));
+    } finally {
+      this.commandBusy = false;
+      this.refresh();
+    }
+  }
+
+  private interrupt(): void {
+    const now = Date.now();
+    const twice = now - this.lastCtrlC < DOUBLE_PRESS_MS;
+    this.lastCtrlC = now;
+    if (this.busy) {
+      if (twice) {
+        void this.exit(130);
+        return;
+      }
+      this.runtime.agent.abort();
+      this.print(this.style.yellow("■ aborting the turn (Ctrl-C again to exit)"));
+      return;
+    }
+    if (this.editor.buffer !== "") {
+      this.editor.clear();
+      this.refresh();
+      return;
+    }
+    if (twice) {
+      void this.exit(0);
+      return;
+    }
+    this.print(this.style.dim("(Ctrl-C again to exit)"));
+  }
+
+  // ---------------------------------------------------------------- screen
+
+  private print(text: string): void {
+    this.screen.line(text);
+  }
+
+  private refresh(): void {
+    if (this.exiting) return;
+    if (this.question) {
+      const { request } = this.question;
+      const always =
+        request.suggestedRules.length > 0 ? ` / [a]lways allow ${request.suggestedRules.join(", ")}` : "";
+      this.screen.setHint("");
+      this.screen.setInput(
+        `${this.style.yellow("?")} Allow ${this.style.bold(describeCall(request.toolName, request.args))}? [y]es / [n]o${always} `,
+        "",
+        0,
+      );
+      return;
+    }
+    this.screen.setHint(this.busy ? BUSY_HINT : "");
+    const prompt = this.busy ? this.style.dim("↪ ") : this.style.bold(this.style.cyan("› "));
+    this.screen.setInput(prompt, this.editor.buffer, this.editor.cursor);
+  }
+
+  private readonly onResize = (): void => this.screen.render();
+
+  private async exit(code: ExitCode): Promise<void> {
+    if (this.exiting) return;
+    this.exiting = true;
+    const { stdin } = this.io;
+    stdin.off("keypress", this.onKey);
+    this.io.stdout.off("resize", this.onResize);
+    if (this.running) {
+      this.runtime.agent.abort();
+      await Promise.race([this.running, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    }
+    this.screen.status(undefined);
+    this.screen.close();
+    await this.runtime.close();
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdin.pause();
+    const id = this.runtime.session.id.slice(0, 8);
+    this.io.stdout.write(
+      this.style.dim(`session ${id} saved · continue it with: tern chat --session ${id}\n`),
+    );
+    this.finished?.(code);
+  }
+}

@@ -1,0 +1,26 @@
+// The process's streams and environment, passed to commands so they never reach for globals.
+
+export interface Io {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function processIo(): Io {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = "";
+  stream.setEncoding("utf8");
+  for await (const chunk of stream) text += chunk;
+  return text;
+}

@@ -1,0 +1,45 @@
+// `tern chat`: interactive on a terminal; with stdin not a terminal, each input line is one prompt
+// (run in order), which keeps chat scriptable.
+import { createInterface } from "node:readline";
+import { ChatApp } from "../chat/chat-app.js";
+import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
+import type { ExitCode } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { helpFor } from "../help.js";
+import { ProgressRenderer } from "../render/progress.js";
+import { RunSurface } from "../render/run-surface.js";
+import { explainFailure } from "../runtime/failure.js";
+import { openRuntime } from "../runtime/runtime.js";
+import { commandContext, wantsHelp } from "./shared.js";
+
+export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs("chat", argv, AGENT_OPTIONS, 0);
+  if (wantsHelp(values, io, helpFor("chat"))) return 0;
+  const { settings, style, warn } = commandContext(values, io);
+  if (io.stdin.isTTY && io.stdout.isTTY) return new ChatApp(io, settings, style).start();
+
+  // Lines from a pipe: no terminal to ask permission questions, so the policy decides alone.
+  const runtime = await openRuntime({ settings, env: io.env, warn });
+  const surface = new RunSurface(io.stdout, io.stderr, style, true);
+  runtime.agent.subscribe(new ProgressRenderer(surface, { style, liveText: true }).handle);
+  let code: ExitCode = 0;
+  try {
+    for await (const line of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
+      const prompt = line.trim();
+      if (prompt === "" || prompt.startsWith("/")) {
+        if (prompt === "/exit" || prompt === "/quit") break;
+        continue;
+      }
+      const result = await runtime.agent.prompt(prompt);
+      if (result.stopReason === "error") {
+        io.stderr.write(`tern: ${explainFailure(result, runtime.model)}\n`);
+        code = 1;
+        break;
+      }
+    }
+  } finally {
+    await runtime.close();
+    surface.close();
+  }
+  return code;
+}

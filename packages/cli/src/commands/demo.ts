@@ -1,0 +1,115 @@
+// `tern demo`: a real agent session, offline. A scripted model (the faux provider, labelled as
+// such) drives real tools in a copy of examples/stats-bug: parallel reads, the failing test run
+// with bash, a dangerous command denied by the permission policy, the fix, the test rerun green,
+// a streamed answer. The session is saved like any other.
+import { createFaux } from "@tern/ai";
+import { parseCommandArgs } from "../cli/args.js";
+import type { ExitCode } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { type AgentSettings, loadHome } from "../config/settings.js";
+import { copyExample, findExample } from "../demo/project.js";
+import { DEMO_PROMPT, type DemoState, demoReplies } from "../demo/script.js";
+import { helpFor } from "../help.js";
+import { RunSurface } from "../render/run-surface.js";
+import { colorEnabled, createStyle } from "../render/style.js";
+import { executeRun } from "../runtime/execute.js";
+import { openRuntime } from "../runtime/runtime.js";
+import { wantsHelp } from "./shared.js";
+
+const ALLOW = ["bash(node --test:*)", "bash(npm test:*)"];
+const DENY = ["bash(rm -rf:*)", "bash(git push:*)"];
+
+export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs("demo", argv, { fast: { type: "boolean" } }, 0);
+  if (wantsHelp(values, io, helpFor("demo"))) return 0;
+  const style = createStyle(colorEnabled(io.stderr, io.env));
+  const warn = (message: string) => io.stderr.write(`${style.yellow("tern: warning:")} ${message}\n`);
+  const source = findExample();
+  const project = copyExample(source);
+
+  const state: DemoState = {};
+  const faux = createFaux({
+    id: "scripted-demo-model",
+    tokenDelayMs: values.fast ? 0 : 14,
+    chunkSize: 3,
+    replies: demoReplies(state),
+  });
+  const home = loadHome(io);
+  const settings: AgentSettings = {
+    ...home,
+    explicitModel: true,
+    toolMode: "auto",
+    answerMode: "direct",
+    maxTurns: 20,
+    autopilot: false,
+    cwd: project,
+    explicitCwd: true,
+    mode: "accept-edits",
+    allow: ALLOW,
+    deny: DENY,
+    debug: values.debug === true,
+  };
+
+  const say = (text = "") => io.stderr.write(`${text}\n`);
+  say(style.bold("tern demo") + style.dim(" — a real agent session, offline: no key, no network"));
+  say(
+    `  ${style.bold("model")}    ${style.magenta("a scripted model")} (the faux provider): its replies are small functions that read the real tool results`,
+  );
+  say(`  ${style.bold("project")}  ${project}  (a copy of examples/stats-bug: one bug, a failing test)`);
+  say(`  ${style.bold("tools")}    real: read, write, edit, ls, glob, grep and bash run in that directory`);
+  say(`  ${style.bold("policy")}   accept-edits · allow ${ALLOW.join(", ")} · deny ${DENY.join(", ")}`);
+  say(`  ${style.bold("task")}     ${DEMO_PROMPT}`);
+  say();
+
+  // A scripted model costs nothing: do not show the faux provider's nominal prices.
+  const model = {
+    ...faux.model,
+    name: "scripted demo model",
+    prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+  };
+  const runtime = await openRuntime({
+    settings,
+    env: io.env,
+    warn,
+    model,
+    sessionName: "tern demo: fix the failing test",
+  });
+  const surface = new RunSurface(io.stdout, io.stderr, style, true);
+  const { code } = await executeRun({
+    io,
+    style,
+    surface,
+    runtime,
+    json: false,
+    modelNote: "scripted model (faux)",
+    start: () => runtime.agent.prompt(DEMO_PROMPT),
+  });
+  if (code !== 0) return code;
+  const green =
+    state.testsFailedFirst === true &&
+    state.denied === true &&
+    state.edited === true &&
+    state.testsPassedAtEnd === true;
+  const id = runtime.session.id.slice(0, 8);
+  say();
+  say(
+    green
+      ? style.green("The demo ended green: the test failed, the fix was made, the test passes.")
+      : style.red("The demo did not end green (see above)."),
+  );
+  say();
+  say(`${style.bold("The session is saved.")} Replay it:   tern sessions show ${id}`);
+  say(`                     List them:   tern sessions ls --all`);
+  say(`The fixed copy stays in ${project}`);
+  say(style.dim("(In the repository, `tern` is `npx tern` or `node packages/cli/dist/tern.js`.)"));
+  say();
+  say(`${style.bold("The same with a real model,")} in any project (see the README for details):`);
+  say(`  OpenAI      export OPENAI_API_KEY=sk-...;   tern run "the tests fail; find the bug and fix it"`);
+  say(`  Anthropic   export ANTHROPIC_API_KEY=...;   tern run --provider anthropic "…"`);
+  say(`  Ollama      ollama pull qwen3;              tern run --provider ollama --model qwen3 "…"`);
+  say(
+    `  llama.cpp   llama-server -m model.gguf --port 8080 --jinja;   tern run --provider llamacpp --model local "…"`,
+  );
+  say(`  interactive tern chat   ·   allow the test command: --allow-tool 'bash(npm test:*)'`);
+  return green ? 0 : 1;
+}

@@ -1,0 +1,44 @@
+// `tern run [PROMPT]`: one task; the answer on stdout, progress on stderr (or --json events).
+import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
+import { type ExitCode, UsageError } from "../cli/errors.js";
+import { type Io, readAll } from "../cli/io.js";
+import { helpFor } from "../help.js";
+import { RunSurface } from "../render/run-surface.js";
+import { executeRun } from "../runtime/execute.js";
+import { openRuntime } from "../runtime/runtime.js";
+import { terminalAsk } from "../runtime/terminal-ask.js";
+import { commandContext, wantsHelp } from "./shared.js";
+
+export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs("run", argv, {
+    ...AGENT_OPTIONS,
+    json: { type: "boolean" },
+  });
+  if (wantsHelp(values, io, helpFor("run"))) return 0;
+  const { settings, style, warn } = commandContext(values, io);
+  const json = values.json === true;
+  let prompt = positionals.join(" ").trim();
+  const promptFromArgs = prompt !== "";
+  if (!promptFromArgs && !io.stdin.isTTY) prompt = (await readAll(io.stdin)).trim();
+  if (prompt === "")
+    throw new UsageError('no prompt: pass it as an argument (tern run "fix the failing test") or on stdin');
+
+  const surface = new RunSurface(io.stdout, io.stderr, style, !json);
+  // A person at a terminal can answer permission questions; a pipe or --json cannot.
+  const canAsk = promptFromArgs && !json && io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const runtime = await openRuntime({
+    settings,
+    env: io.env,
+    warn,
+    ...(canAsk ? { ask: terminalAsk(io.stdin, io.stderr, style, () => surface.status(undefined)) } : {}),
+  });
+  const { code } = await executeRun({
+    io,
+    style,
+    surface,
+    runtime,
+    json,
+    start: () => runtime.agent.prompt(prompt),
+  });
+  return code;
+}

@@ -1,0 +1,208 @@
+// `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | export ID --format jsonl|md`.
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { FileSessionStore } from "@tern/session";
+import { AGENT_OPTIONS, parseCommandArgs, stringOption } from "../cli/args.js";
+import { type ExitCode, UsageError } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { loadHome } from "../config/settings.js";
+import { helpFor } from "../help.js";
+import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
+import { RunSurface } from "../render/run-surface.js";
+import { colorEnabled, createStyle } from "../render/style.js";
+import { executeRun } from "../runtime/execute.js";
+import { resumePlan } from "../runtime/resume.js";
+import { openRuntime } from "../runtime/runtime.js";
+import { resolveSessionId, sessionFailure } from "../runtime/session-ids.js";
+import { showLines, toMarkdown } from "../sessions/transcript.js";
+import { commandContext, wantsHelp } from "./shared.js";
+
+export async function sessionsCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const [sub, ...rest] = argv;
+  try {
+    switch (sub) {
+      case "ls":
+      case "list":
+        return await list(rest, io);
+      case "show":
+        return await show(rest, io);
+      case "resume":
+        return await resume(rest, io);
+      case "fork":
+        return await fork(rest, io);
+      case "export":
+        return await exportSession(rest, io);
+      case undefined:
+      case "--help":
+      case "-h":
+      case "help":
+        io.stdout.write(`${helpFor("sessions")}\n`);
+        return sub === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown sessions command "${sub}"; use ls, show, resume, fork or export`);
+    }
+  } catch (error) {
+    throw sessionFailure(error);
+  }
+}
+
+function storeFor(io: Io): { store: FileSessionStore; home: string } {
+  const { home } = loadHome(io);
+  return { store: new FileSessionStore({ home }), home };
+}
+
+function needId(positionals: string[], command: string): string {
+  const id = positionals[0];
+  if (id === undefined)
+    throw new UsageError(`tern sessions ${command} needs a session ID; see tern sessions ls`);
+  return id;
+}
+
+async function list(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs(
+    "sessions ls",
+    argv,
+    { all: { type: "boolean" }, json: { type: "boolean" }, cwd: { type: "string", short: "C" } },
+    0,
+  );
+  if (wantsHelp(values, io, helpFor("sessions"))) return 0;
+  const { store } = storeFor(io);
+  const cwd = resolve(io.cwd, stringOption(values, "cwd") ?? ".");
+  const sessions = await store.list(values.all ? {} : { cwd });
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
+    return 0;
+  }
+  const style = createStyle(colorEnabled(io.stdout, io.env));
+  if (sessions.length === 0) {
+    io.stdout.write(
+      values.all
+        ? "no sessions yet\n"
+        : `no sessions for ${cwd} yet (tern sessions ls --all lists every directory)\n`,
+    );
+    return 0;
+  }
+  io.stdout.write(
+    `${style.dim(`${padEnd("ID", 10)}${padEnd("UPDATED", 10)}${padEnd("MSGS", 6)}${padEnd("COST", 9)}TITLE`)}\n`,
+  );
+  for (const s of sessions) {
+    const title = s.error
+      ? style.red(`unreadable: ${oneLine(s.error, 80)}`)
+      : oneLine(s.title || "(empty)", 70);
+    const where = values.all ? style.dim(`  ${s.cwd}`) : "";
+    const fork = s.parentSession ? style.dim(` (fork of ${s.parentSession.id.slice(0, 8)})`) : "";
+    io.stdout.write(
+      `${padEnd(s.id.slice(0, 8), 10)}${padEnd(ago(s.updated), 10)}${padEnd(String(s.messageCount), 6)}${padEnd(formatCost(s.cost), 9)}${title}${fork}${where}\n`,
+    );
+  }
+  return 0;
+}
+
+async function show(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs("sessions show", argv, {}, 1);
+  if (wantsHelp(values, io, helpFor("sessions"))) return 0;
+  const { store, home } = storeFor(io);
+  const session = await store.load(resolveSessionId(home, needId(positionals, "show")));
+  const style = createStyle(colorEnabled(io.stdout, io.env));
+  for (const warning of session.warnings)
+    io.stderr.write(`tern: warning: line ${warning.line}: ${warning.message}\n`);
+  io.stdout.write(`${showLines(session, style).join("\n")}\n`);
+  return 0;
+}
+
+async function fork(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs("sessions fork", argv, {}, 2);
+  if (wantsHelp(values, io, helpFor("sessions"))) return 0;
+  const { store, home } = storeFor(io);
+  const id = resolveSessionId(home, needId(positionals, "fork"));
+  let entryId = positionals[1];
+  if (entryId !== undefined) {
+    const source = await store.load(id);
+    if (!source.getEntry(entryId)) {
+      const labelled = source.findLabel(entryId);
+      if (!labelled)
+        throw new UsageError(
+          `session ${id.slice(0, 8)} has no entry or label "${entryId}"; see tern sessions show ${id.slice(0, 8)}`,
+        );
+      entryId = labelled.id;
+    }
+  }
+  const forked = await store.fork(id, entryId !== undefined ? { entryId } : {});
+  await forked.close();
+  io.stdout.write(`${forked.id}\n`);
+  io.stderr.write(
+    `forked ${id.slice(0, 8)}${entryId ? ` at ${entryId}` : ""}; continue it with: tern chat --session ${forked.id.slice(0, 8)}\n`,
+  );
+  return 0;
+}
+
+async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs(
+    "sessions export",
+    argv,
+    { format: { type: "string", short: "f" }, output: { type: "string", short: "o" } },
+    1,
+  );
+  if (wantsHelp(values, io, helpFor("sessions"))) return 0;
+  const format = stringOption(values, "format") ?? "jsonl";
+  if (format !== "jsonl" && format !== "md")
+    throw new UsageError(`--format must be jsonl or md (got ${JSON.stringify(format)})`);
+  const { store, home } = storeFor(io);
+  const session = await store.load(resolveSessionId(home, needId(positionals, "export")));
+  const text = format === "jsonl" ? readFileSync(session.path!, "utf8") : toMarkdown(session);
+  const output = stringOption(values, "output");
+  if (output !== undefined) {
+    const path = resolve(io.cwd, output);
+    writeFileSync(path, text);
+    io.stderr.write(`wrote ${path}\n`);
+  } else io.stdout.write(text);
+  return 0;
+}
+
+async function resume(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs("sessions resume", argv, {
+    ...AGENT_OPTIONS,
+    json: { type: "boolean" },
+  });
+  if (wantsHelp(values, io, helpFor("sessions"))) return 0;
+  const id = needId(positionals, "resume");
+  const prompt = positionals.slice(1).join(" ").trim();
+  const { settings, style, warn } = commandContext({ ...values, session: id }, io);
+  const json = values.json === true;
+  const runtime = await openRuntime({ settings, env: io.env, warn });
+  const plan = resumePlan(runtime.session, runtime.resumed?.needsContinue === true);
+  if (prompt === "" && plan.kind === "finished") {
+    await runtime.close();
+    if (io.stdin.isTTY && io.stdout.isTTY && !json) {
+      const { chatCommand } = await import("./chat.js");
+      return chatCommand([...argv.filter((arg) => arg !== id), "--session", runtime.session.id], io);
+    }
+    const short = runtime.session.id.slice(0, 8);
+    io.stderr.write(
+      `tern: session ${short} finished its last run; go on with tern chat --session ${short} or tern run --session ${short} "…"\n`,
+    );
+    return 0;
+  }
+  if (!json)
+    io.stderr.write(
+      style.dim(
+        `resuming session ${runtime.session.id.slice(0, 8)} (${plan.kind === "continue" ? "repaired an interrupted run" : plan.kind === "prompt" ? "the last run did not finish" : "new prompt"})\n`,
+      ),
+    );
+  const surface = new RunSurface(io.stdout, io.stderr, style, !json);
+  const { code } = await executeRun({
+    io,
+    style,
+    surface,
+    runtime,
+    json,
+    start: () => {
+      if (prompt !== "")
+        return runtime.agent.prompt(plan.kind === "prompt" ? `${plan.note}\n\n${prompt}` : prompt);
+      return plan.kind === "continue"
+        ? runtime.agent.continue()
+        : runtime.agent.prompt((plan as { note: string }).note);
+    },
+  });
+  return code;
+}

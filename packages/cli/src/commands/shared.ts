@@ -1,0 +1,26 @@
+// Pieces every agent command shares: settings, style, warnings, the surface.
+
+import type { OptionValues } from "../cli/args.js";
+import type { Io } from "../cli/io.js";
+import { type AgentSettings, loadHome, resolveAgentSettings } from "../config/settings.js";
+import { colorEnabled, createStyle, type Style } from "../render/style.js";
+
+export interface CommandContext {
+  settings: AgentSettings;
+  style: Style;
+  warn: (message: string) => void;
+}
+
+export function commandContext(values: OptionValues, io: Io): CommandContext {
+  const style = createStyle(colorEnabled(io.stderr, io.env));
+  const warn = (message: string) => io.stderr.write(`${style.yellow("tern: warning:")} ${message}\n`);
+  const home = loadHome(io);
+  for (const warning of home.config.warnings) warn(warning);
+  return { settings: resolveAgentSettings(values, io, home), style, warn };
+}
+
+export function wantsHelp(values: OptionValues, io: Io, text: string): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(`${text}\n`);
+  return true;
+}

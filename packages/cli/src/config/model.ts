@@ -1,0 +1,133 @@
+// Which model a command talks to: flags, environment and config name a provider and a model id;
+// this turns them into an @tern/ai Model, or a one-line error naming the fix.
+import {
+  apiKeyVariable,
+  builtInModels,
+  type Model,
+  ModelRegistry,
+  providerDefaults,
+  resolveApiKey,
+} from "@tern/ai";
+import { UsageError } from "../cli/errors.js";
+import type { Home } from "./settings.js";
+
+export interface ModelChoice {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+/** A provider's model when only the provider is named. */
+const PROVIDER_DEFAULT_MODEL: Record<string, string> = {
+  openai: "gpt-5-mini",
+  anthropic: "claude-sonnet-4-6",
+};
+
+/** Tried in order when nothing names a model: the first provider whose key is set. */
+const KEY_DEFAULTS: { variable: string; provider: string }[] = [
+  { variable: "OPENAI_API_KEY", provider: "openai" },
+  { variable: "ANTHROPIC_API_KEY", provider: "anthropic" },
+];
+
+/** Built-in models plus the `models` of $TERN_HOME/config.json; problems go to `warn`. */
+export function createRegistry(home: Home, warn: (message: string) => void): ModelRegistry {
+  const registry = new ModelRegistry();
+  for (const problem of registry.loadFile(home.config.path)) warn(problem);
+  return registry;
+}
+
+export function isKnownProvider(registry: ModelRegistry, provider: string): boolean {
+  return providerDefaults(provider) !== undefined || registry.list(provider).length > 0;
+}
+
+export function knownProviders(registry: ModelRegistry): string[] {
+  const names = new Set(registry.list().map((model) => model.provider));
+  for (const name of ["ollama", "llamacpp", "lmstudio", "vllm", "openrouter"]) names.add(name);
+  return [...names];
+}
+
+/**
+ * Resolves the model. `fallback` (a resumed session's model) is used when neither a provider nor
+ * a model is named. Throws UsageError naming the fix.
+ */
+export function chooseModel(
+  registry: ModelRegistry,
+  choice: ModelChoice,
+  env: NodeJS.ProcessEnv,
+  configPath: string,
+  fallback?: { provider: string; modelId: string },
+): Model {
+  let provider = choice.provider;
+  let id = choice.model;
+  const baseUrl = choice.baseUrl;
+  if (id !== undefined && provider === undefined) {
+    const slash = id.indexOf("/");
+    if (slash > 0 && isKnownProvider(registry, id.slice(0, slash))) {
+      provider = id.slice(0, slash);
+      id = id.slice(slash + 1);
+    }
+  }
+  if (provider === undefined && id === undefined) {
+    if (fallback) {
+      if (fallback.provider === "faux")
+        throw new UsageError(
+          "this session was made by the demo's scripted model, which exists only inside `tern demo`; pass --provider and --model to go on with a real one",
+        );
+      provider = fallback.provider;
+      id = fallback.modelId;
+    } else {
+      const found = KEY_DEFAULTS.find(({ variable }) => env[variable]);
+      if (!found)
+        throw new UsageError(
+          "no model chosen: set OPENAI_API_KEY or ANTHROPIC_API_KEY, or pass --provider and --model " +
+            "(e.g. --provider ollama --model qwen3), or set them in " +
+            `${configPath}; \`tern demo\` runs offline without any`,
+        );
+      provider = found.provider;
+    }
+  }
+  if (provider === undefined) {
+    const matches = registry.list().filter((model) => model.id === id);
+    if (matches.length === 1) provider = matches[0]!.provider;
+    else if (matches.length > 1)
+      throw new UsageError(
+        `model "${id}" is served by ${matches.map((m) => m.provider).join(" and ")}; pass --provider`,
+      );
+    else if (baseUrl !== undefined) provider = "local";
+    else
+      throw new UsageError(
+        `unknown model "${id}": pass --provider too (e.g. --provider ollama --model ${id}), or see tern models`,
+      );
+  }
+  if (!isKnownProvider(registry, provider) && baseUrl === undefined)
+    throw new UsageError(
+      `unknown provider "${provider}": use one of ${knownProviders(registry).join(", ")}, ` +
+        "or pass --base-url for any OpenAI-compatible server",
+    );
+  if (id === undefined) {
+    id = PROVIDER_DEFAULT_MODEL[provider] ?? registry.list(provider)[0]?.id;
+    if (id === undefined)
+      throw new UsageError(
+        `--model is required with --provider ${provider} (the model name the server serves)`,
+      );
+  }
+  const catalogued = new Set(builtInModels().map((model) => model.provider));
+  if (catalogued.has(provider) && !registry.get(provider, id) && baseUrl === undefined)
+    throw new UsageError(
+      `unknown model "${id}" for ${provider}: see tern models, or declare it under "models" in ${configPath}`,
+    );
+  return registry.resolve(provider, id, baseUrl !== undefined ? { baseUrl } : {});
+}
+
+/** Fails with the variable to set when the model needs a key and none is there. */
+export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<void> {
+  const key = await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
+  if (key === undefined)
+    throw new UsageError(
+      `no API key for ${model.provider}: set ${apiKeyVariable(model.provider)} or pass --api-key`,
+    );
+}
+
+export function modelLabel(model: Model): string {
+  return `${model.provider}/${model.id}`;
+}

@@ -1,0 +1,159 @@
+// The options of `run` and `chat`, from flags, then the environment, then $TERN_HOME/config.json,
+// then defaults. Everything is validated here so a bad value fails before anything starts.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ThinkingLevel } from "@tern/ai";
+import { PERMISSION_MODES, type PermissionMode, parseRule } from "@tern/tools";
+import { listOption, type OptionValues, stringOption } from "../cli/args.js";
+import { UsageError } from "../cli/errors.js";
+import { type LoadedConfig, loadConfig, type RetryConfig, ternHomeFrom } from "./config-file.js";
+
+export type ToolMode = "native" | "json" | "auto";
+export type AnswerMode = "direct" | "synthesize";
+
+export const TOOL_MODES: readonly ToolMode[] = ["native", "json", "auto"];
+export const ANSWER_MODES: readonly AnswerMode[] = ["direct", "synthesize"];
+const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+export const DEFAULT_MAX_TURNS = 50;
+
+export interface Environment {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Where tern keeps its files, and the config read from there. */
+export interface Home {
+  home: string;
+  config: LoadedConfig;
+}
+
+export interface AgentSettings extends Home {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  /** --provider or --model was given: it wins over the model a resumed session used. */
+  explicitModel: boolean;
+  toolMode: ToolMode;
+  answerMode: AnswerMode;
+  maxTurns: number;
+  autopilot: boolean;
+  thinking?: ThinkingLevel;
+  system?: string;
+  cwd: string;
+  /** --cwd was given: it wins over a resumed session's directory. */
+  explicitCwd: boolean;
+  sessionId?: string;
+  mode: PermissionMode;
+  allow: string[];
+  deny: string[];
+  retry?: RetryConfig;
+  debug: boolean;
+}
+
+export function loadHome(environment: Environment): Home {
+  const home = resolve(environment.cwd, ternHomeFrom(environment.env));
+  return { home, config: loadConfig(home) };
+}
+
+export function resolveAgentSettings(
+  values: OptionValues,
+  environment: Environment,
+  home: Home,
+): AgentSettings {
+  const { env } = environment;
+  const config = home.config.config;
+  const flagProvider = stringOption(values, "provider");
+  const flagModel = stringOption(values, "model");
+  const cwdFlag = stringOption(values, "cwd");
+  const cwd = resolve(environment.cwd, cwdFlag ?? ".");
+  if (cwdFlag !== undefined) checkDirectory(cwd, "--cwd");
+
+  const settings: AgentSettings = {
+    ...home,
+    explicitModel: flagProvider !== undefined || flagModel !== undefined,
+    toolMode: choice(
+      "--tool-mode",
+      stringOption(values, "tool-mode") ?? config.toolMode ?? "auto",
+      TOOL_MODES,
+    ),
+    answerMode: choice(
+      "--answer-mode",
+      stringOption(values, "answer-mode") ?? config.answerMode ?? "direct",
+      ANSWER_MODES,
+    ),
+    maxTurns:
+      positiveInteger("--max-turns", stringOption(values, "max-turns")) ??
+      config.maxTurns ??
+      DEFAULT_MAX_TURNS,
+    autopilot: values.autopilot === true || config.autopilot === true,
+    cwd,
+    explicitCwd: cwdFlag !== undefined,
+    mode: choice("--mode", stringOption(values, "mode") ?? config.mode ?? "ask", PERMISSION_MODES),
+    allow: rules("--allow-tool", [...(config.allow ?? []), ...listOption(values, "allow-tool")]),
+    deny: rules("--deny-tool", [...(config.deny ?? []), ...listOption(values, "deny-tool")]),
+    debug: values.debug === true,
+  };
+  const provider = flagProvider ?? nonEmpty(env.TERN_PROVIDER) ?? config.provider;
+  const model = flagModel ?? nonEmpty(env.TERN_MODEL) ?? config.model;
+  const baseUrl = stringOption(values, "base-url") ?? nonEmpty(env.TERN_BASE_URL) ?? config.baseUrl;
+  const apiKey = stringOption(values, "api-key");
+  const thinking = stringOption(values, "thinking") ?? config.thinking;
+  const system = stringOption(values, "system") ?? config.system;
+  const sessionId = stringOption(values, "session");
+  if (provider !== undefined) settings.provider = provider;
+  if (model !== undefined) settings.model = model;
+  if (baseUrl !== undefined) settings.baseUrl = checkUrl(baseUrl);
+  if (apiKey !== undefined) settings.apiKey = apiKey;
+  if (thinking !== undefined) settings.thinking = choice("--thinking", thinking, THINKING_LEVELS);
+  if (system !== undefined) settings.system = system;
+  if (sessionId !== undefined) settings.sessionId = sessionId;
+  if (config.retry) settings.retry = config.retry;
+  return settings;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`);
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw new UsageError(`${flag} must be a positive whole number (got ${JSON.stringify(value)})`);
+  return number;
+}
+
+function rules(flag: string, texts: string[]): string[] {
+  for (const text of texts) {
+    try {
+      parseRule(text);
+    } catch (error) {
+      throw new UsageError(`${flag}: ${(error as Error).message}`);
+    }
+  }
+  return texts;
+}
+
+function checkUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === "http:" || url.protocol === "https:") return value.replace(/\/+$/, "");
+  } catch {}
+  throw new UsageError(
+    `--base-url must be an http(s) URL such as http://127.0.0.1:11434/v1 (got ${JSON.stringify(value)})`,
+  );
+}
+
+function checkDirectory(path: string, flag: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {}
+  if (!isDirectory) throw new UsageError(`${flag} ${path}: no such directory`);
+}

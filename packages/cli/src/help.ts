@@ -1,0 +1,81 @@
+// Help texts. Kept free of imports: `tern --help` must not load the runtime.
+
+const AGENT_OPTIONS = `Model:
+  -p, --provider NAME      openai, anthropic, ollama, llamacpp, lmstudio, vllm, deepseek, groq, xai,
+                           mistral, openrouter, or any name with --base-url   [TERN_PROVIDER]
+  -m, --model ID           model id, or provider/id (see tern models)          [TERN_MODEL]
+      --base-url URL       OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1  [TERN_BASE_URL]
+      --api-key KEY        default: OPENAI_API_KEY, ANTHROPIC_API_KEY, <PROVIDER>_API_KEY
+      --thinking LEVEL     off, minimal, low, medium, high
+      --system TEXT        extra instructions appended to the system prompt
+Loop:
+      --tool-mode MODE     native, json or auto (default auto: native when the model supports it)
+      --answer-mode MODE   direct (default) or synthesize (a final streamed answer from the trace)
+      --max-turns N        stop after N model turns (default 50)
+      --autopilot          keep going until the model calls task_complete
+Workspace and permissions:
+  -C, --cwd DIR            workspace root the tools are confined to (default: current directory)
+  -s, --session ID         continue a saved session (see tern sessions ls)
+      --mode MODE          ask (default), accept-edits, read-only, bypass
+      --allow-tool RULE    allow without asking, e.g. 'bash(npm test:*)', 'edit(src/**)' (repeatable)
+      --deny-tool RULE     always deny, e.g. 'bash(rm -rf:*)', 'read(.env*)' (repeatable)
+      --debug              stack traces and provider details on errors`;
+
+export const HELP: Record<string, string> = {
+  main: `tern — an agent that reads, edits and runs code in your workspace, on any model
+
+Usage:
+  tern run [PROMPT]            one task, answer on stdout, progress on stderr (prompt or stdin)
+  tern chat                    interactive session
+  tern sessions ls|show|resume|fork|export
+  tern models                  models tern knows (built-in and from your config)
+  tern demo                    the offline demo: a scripted model fixes a bug in an example project
+
+Options: tern <command> --help.   Version: tern --version
+Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
+TERN_HOME (default ~/.tern: sessions, config.json), NO_COLOR.`,
+
+  run: `Usage: tern run [options] [PROMPT]
+
+Runs one task. The prompt comes from the argument or, when there is none, from stdin.
+The answer goes to stdout; turns, tool calls, compactions, tokens and cost go to stderr.
+  --json                   every event as one JSON line on stdout instead (nothing on stderr but errors)
+Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted (Ctrl-C; the session is saved).
+
+${AGENT_OPTIONS}`,
+
+  chat: `Usage: tern chat [options]
+
+Interactive. When idle, Enter sends a prompt. While the agent works, Enter sends a steering
+message (read after the current tool calls) and Alt+Enter a follow-up (read when it would stop).
+Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
+Commands: /model [provider/]ID, /compact [hint], /sessions, /resume ID, /fork [ENTRY], /tools,
+/mode MODE, /help, /exit.
+
+${AGENT_OPTIONS}`,
+
+  sessions: `Usage:
+  tern sessions ls [--all] [--json]        sessions of this directory (--all: every directory)
+  tern sessions show ID                    the conversation, with entry ids for fork
+  tern sessions resume ID                  continue an interrupted run (or chat on a terminal)
+  tern sessions fork ID [ENTRY]            a new session with the path up to ENTRY (default: the end)
+  tern sessions export ID --format jsonl|md [--output FILE]
+
+An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,
+
+  models: `Usage: tern models [--provider NAME] [--json]
+
+Lists the built-in catalog and the models of $TERN_HOME/config.json. Any model id works on a
+local server (ollama, llamacpp, lmstudio, vllm) or with --base-url.`,
+
+  demo: `Usage: tern demo [--fast] [--keep]
+
+Copies a small example project to a temporary directory and runs a real agent session there,
+offline: a scripted model (the faux provider) reads the files, runs the failing test, is denied
+a dangerous command, fixes the bug and reruns the test. Nothing leaves your machine.
+  --fast    no typing delay      --keep    keep the temporary project`,
+};
+
+export function helpFor(command: string): string {
+  return HELP[command] ?? HELP.main!;
+}

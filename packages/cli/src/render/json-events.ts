@@ -1,0 +1,39 @@
+// `--json`: every canonical event as one JSON line. A pure mapping at the edge (DESIGN.md, seam 1)
+// with three changes so lines stay small and safe:
+// - message_update carries `assistantEvent` without its `partial` message and no `message`: the
+//   deltas add up to what message_end carries whole (otherwise every line repeats the message);
+// - context_update names tools instead of carrying their functions and schemas, and gives the
+//   model as provider and id (a Model may carry headers with secrets);
+// - errors thrown while serialising never break the stream: the event becomes a short error line.
+import type { AgentEvent } from "@tern/agent";
+
+export function eventJson(event: AgentEvent): string {
+  try {
+    return JSON.stringify(slim(event));
+  } catch (error) {
+    return JSON.stringify({
+      type: "error",
+      source: "listener",
+      message: `could not serialise ${event.type}: ${(error as Error).message}`,
+    });
+  }
+}
+
+function slim(event: AgentEvent): unknown {
+  if (event.type === "message_update") {
+    const { partial: _partial, ...assistantEvent } = event.assistantEvent as typeof event.assistantEvent & {
+      partial?: unknown;
+    };
+    return { type: "message_update", assistantEvent };
+  }
+  if (event.type === "context_update") {
+    const out: Record<string, unknown> = { type: "context_update" };
+    if (event.messages) out.messages = event.messages;
+    if (event.model) out.model = { provider: event.model.provider, id: event.model.id };
+    if (event.thinkingLevel) out.thinkingLevel = event.thinkingLevel;
+    if (event.systemPrompt !== undefined) out.systemPrompt = event.systemPrompt;
+    if (event.tools) out.tools = event.tools.map((tool) => tool.name);
+    return out;
+  }
+  return event;
+}

@@ -1,0 +1,305 @@
+// Turns the agent's canonical events into what a person reads: streamed answer text, one line per
+// turn (tokens, cost, time), tool calls as compact lines, injections, compactions, and a summary.
+import type { AgentEvent, AgentRunResult } from "@tern/agent";
+import type { AssistantMessage, ToolCall } from "@tern/ai";
+import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
+import type { Style } from "./style.js";
+import type { Surface } from "./surface.js";
+import { describeCall, describeOutcome, editDiff } from "./tool-lines.js";
+
+export interface RendererOptions {
+  style: Style;
+  /**
+   * Stream assistant text as it arrives (a person is watching). Otherwise only the final answer is
+   * written, once the run ends: text of messages that go on to call tools is narration, shown as a
+   * progress line, so a pipe gets the answer alone.
+   */
+  liveText: boolean;
+  /** Most diff lines shown under an edit. Default 12; 0 hides diffs. */
+  diffLines?: number;
+}
+
+const MAX_DIFF_LINES = 12;
+
+export class ProgressRenderer {
+  private streamedText = false;
+  private textOpen = false;
+  private endsWithNewline = true;
+  private pendingAnswer: string | undefined;
+  private synthesized = false;
+  /** The run's answer reached the surface (a final message, or a synthesis). */
+  private answerShown = false;
+  private synthesisDeltas = false;
+  private lastStartedCall: string | undefined;
+  private readonly calls = new Map<string, { name: string; args: Record<string, unknown> }>();
+  private toolCount = 0;
+
+  constructor(
+    private readonly surface: Surface,
+    private readonly options: RendererOptions,
+  ) {}
+
+  /** Tool calls run so far (all runs). */
+  get toolCalls(): number {
+    return this.toolCount;
+  }
+
+  readonly handle = (event: AgentEvent): void => {
+    const { style } = this.options;
+    switch (event.type) {
+      case "agent_start":
+        this.pendingAnswer = undefined;
+        this.synthesized = false;
+        this.answerShown = false;
+        this.surface.status("thinking");
+        return;
+      case "model_call_start":
+        this.surface.status(event.purpose === "turn" ? "thinking" : `${event.purpose}`);
+        return;
+      case "message_update":
+        this.onStreamEvent(event.assistantEvent);
+        return;
+      case "message_end":
+        if ((event.message as { role?: string }).role === "assistant")
+          this.onAssistantEnd(event.message as AssistantMessage);
+        return;
+      case "model_call_end": {
+        // A failed call is reported once, by the run's end.
+        if (event.stopReason === "error" || event.stopReason === "aborted") return;
+        const parts = [
+          event.purpose === "turn" ? `${event.model}` : `${event.purpose} call · ${event.model}`,
+          `${formatTokens(event.usage.totalTokens)} tokens`,
+        ];
+        if (event.usage.cost.total > 0) parts.push(formatCost(event.usage.cost.total));
+        parts.push(formatDuration(event.durationMs));
+        this.endText();
+        this.line(style.dim(`· ${parts.join(" · ")}`));
+        return;
+      }
+      case "tool_execution_start":
+        this.toolCount++;
+        this.calls.set(event.toolCallId, { name: event.toolName, args: event.args });
+        this.line(`${style.cyan("▸")} ${describeCall(event.toolName, event.args)}`);
+        this.lastStartedCall = event.toolCallId;
+        this.surface.status(`running ${event.toolName}`);
+        return;
+      case "tool_execution_update": {
+        const text = event.partialResult.content
+          .map((part) => (part.type === "text" ? part.text : ""))
+          .join("");
+        const last = text.trimEnd().split("\n").at(-1);
+        this.surface.status(last ? `${event.toolName}: ${oneLine(last, 60)}` : `running ${event.toolName}`);
+        return;
+      }
+      case "tool_execution_end":
+        this.onToolEnd(event);
+        return;
+      case "turn_end":
+        this.surface.status("thinking");
+        return;
+      case "inject":
+        // A final answer the runtime sent back (a checklist, a nudge): show it before the reason.
+        if (this.pendingAnswer !== undefined) {
+          this.line(style.dim(`“${oneLine(this.pendingAnswer, 160)}”`));
+          this.pendingAnswer = undefined;
+        }
+        this.answerShown = false;
+        this.line(style.magenta(`↪ ${event.kind.replace("_", "-")}: ${oneLine(event.content, 120)}`));
+        return;
+      case "phase":
+        this.line(style.dim(`· ${event.phase.replace(/_/g, " ")}${phaseDetail(event.detail)}`));
+        return;
+      case "compaction_start":
+        this.surface.status("compacting the context");
+        return;
+      case "compaction_end":
+        if (event.errorMessage)
+          this.line(
+            style.yellow(`⟳ compaction failed (${event.reason}): ${oneLine(event.errorMessage, 120)}`),
+          );
+        else if (event.messagesKept >= event.messagesBefore && event.tokensAfter >= event.tokensBefore)
+          this.line(style.dim(`⟳ nothing to compact (${formatTokens(event.tokensBefore)} tokens)`));
+        else
+          this.line(
+            style.blue(
+              `⟳ compacted (${event.reason}): ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens, kept ${event.messagesKept} of ${plural(event.messagesBefore, "message")}`,
+            ),
+          );
+        return;
+      case "answer_start":
+        this.synthesized = true;
+        this.answerShown = true;
+        this.synthesisDeltas = false;
+        this.pendingAnswer = undefined;
+        this.endText();
+        this.surface.status(undefined);
+        return;
+      case "answer_delta":
+        this.synthesisDeltas = true;
+        this.writeText(event.delta);
+        return;
+      case "answer_end":
+        // A synthesis that failed falls back to the loop's own text, which was not streamed.
+        if (!this.synthesisDeltas) this.writeText(event.answer);
+        this.endText();
+        return;
+      case "task_complete":
+        this.line(style.green(`✔ task complete: ${oneLine(event.summary, 140)}`));
+        return;
+      case "error":
+        this.line(style.yellow(`! ${event.source} error: ${oneLine(event.message, 200)}`));
+        return;
+      case "agent_end":
+        this.onEnd(event);
+        return;
+    }
+  };
+
+  private onStreamEvent(event: Extract<AgentEvent, { type: "message_update" }>["assistantEvent"]): void {
+    if (event.type === "text_delta") {
+      if (this.options.liveText) this.writeText(event.delta);
+      return;
+    }
+    if (event.type === "thinking_delta") this.surface.status("thinking");
+    if (event.type === "toolcall_start") {
+      const call = event.partial.content[event.contentIndex] as ToolCall | undefined;
+      if (call?.name) this.surface.status(`preparing ${call.name}`);
+    }
+  }
+
+  private onAssistantEnd(message: AssistantMessage): void {
+    const text = message.content
+      .filter((part) => part.type === "text")
+      .map((part) => part.text)
+      .join("\n")
+      .trim();
+    const callsTools = message.content.some((part) => part.type === "toolCall");
+    const final =
+      !callsTools && text !== "" && (message.stopReason === "stop" || message.stopReason === "length");
+    if (final) this.answerShown = true;
+    if (this.options.liveText) {
+      this.endText();
+    } else if (text !== "") {
+      if (callsTools) this.line(this.options.style.dim(`“${oneLine(text, 160)}”`));
+      else if (!this.synthesized) this.pendingAnswer = text;
+    }
+    if (message.stopReason === "length")
+      this.line(this.options.style.yellow("! the answer was cut at the model's output limit"));
+  }
+
+  private onToolEnd(event: Extract<AgentEvent, { type: "tool_execution_end" }>): void {
+    const { style } = this.options;
+    const call = this.calls.get(event.toolCallId);
+    this.calls.delete(event.toolCallId);
+    const outcome = describeOutcome(event.toolName, event.result);
+    const mark =
+      outcome.status === "ok"
+        ? style.green("✓")
+        : outcome.status === "denied"
+          ? style.yellow("⊘")
+          : style.red("✗");
+    const label = outcome.status === "denied" ? `denied: ${outcome.text}` : outcome.text;
+    const right = this.lastStartedCall === event.toolCallId;
+    const head = right || !call ? "" : `${describeCall(call.name, call.args)} · `;
+    const colored =
+      outcome.status === "denied"
+        ? style.yellow(label)
+        : outcome.status === "error"
+          ? style.red(label)
+          : style.dim(label);
+    this.line(`  ${mark} ${head}${colored}${style.dim(` (${formatDuration(event.durationMs)})`)}`);
+    const diff = editDiff(event.result);
+    const max = this.options.diffLines ?? MAX_DIFF_LINES;
+    if (diff && !event.isError && max > 0) this.showDiff(diff, max);
+  }
+
+  /** A line of the command's own (an interruption notice), between the run's lines. */
+  note(text: string): void {
+    this.line(text);
+    this.lastStartedCall = undefined;
+  }
+
+  private showDiff(diff: string, max: number): void {
+    const { style } = this.options;
+    const lines = diff.split("\n").filter((line) => /^[+-](?![+-]{2})|^@@/.test(line));
+    for (const line of lines.slice(0, max)) {
+      const colored = line.startsWith("+")
+        ? style.green(line)
+        : line.startsWith("-")
+          ? style.red(line)
+          : style.dim(line);
+      this.line(`    ${colored}`);
+    }
+    if (lines.length > max) this.line(style.dim(`    … ${lines.length - max} more diff lines`));
+  }
+
+  private onEnd(event: AgentRunResult): void {
+    const { style } = this.options;
+    this.surface.status(undefined);
+    if (this.pendingAnswer !== undefined) {
+      this.writeText(this.pendingAnswer);
+      this.pendingAnswer = undefined;
+    } else if (
+      !this.answerShown &&
+      event.answer.trim() !== "" &&
+      event.stopReason !== "error" &&
+      event.stopReason !== "aborted"
+    ) {
+      // An answer no message carried: the iteration limit's summary, autopilot's task_complete summary.
+      this.endText();
+      this.writeText(event.answer);
+    }
+    this.endText();
+    const parts = [
+      plural(event.iterations, "turn"),
+      `${formatTokens(event.usage.totalTokens)} tokens`,
+      formatCost(event.usage.cost.total),
+      formatDuration(event.elapsedMs),
+    ];
+    const summary = parts.join(" · ");
+    const reason = event.stopReason;
+    if (reason === "stop" || reason === "terminated") this.line(style.green(`✔ done · ${summary}`));
+    else if (reason === "aborted") this.line(style.yellow(`■ interrupted · ${summary}`));
+    else if (reason === "error") this.line(style.red(`✗ failed · ${summary}`));
+    else this.line(style.yellow(`■ stopped (${reason.replace(/_/g, " ")}) · ${summary}`));
+  }
+
+  private writeText(chunk: string): void {
+    if (chunk === "") return;
+    if (!this.textOpen) {
+      this.surface.status(undefined);
+      // Leading blank lines of a streamed answer only push it down.
+      chunk = chunk.replace(/^\n+/, "");
+      if (chunk === "") return;
+    }
+    this.surface.text(chunk);
+    this.textOpen = true;
+    this.streamedText = true;
+    this.endsWithNewline = chunk.endsWith("\n");
+  }
+
+  /** Closes the streamed text with a newline, once. */
+  private endText(): void {
+    if (!this.textOpen) return;
+    if (!this.endsWithNewline) this.surface.text("\n");
+    this.textOpen = false;
+    this.endsWithNewline = true;
+  }
+
+  private line(text: string): void {
+    this.endText();
+    this.surface.line(text);
+  }
+
+  get wroteText(): boolean {
+    return this.streamedText;
+  }
+}
+
+function phaseDetail(detail: Record<string, unknown> | undefined): string {
+  if (!detail) return "";
+  const parts = Object.entries(detail)
+    .filter(([, value]) => ["string", "number", "boolean"].includes(typeof value))
+    .map(([key, value]) => `${key} ${value}`);
+  return parts.length > 0 ? ` (${parts.join(", ")})` : "";
+}

@@ -1,0 +1,106 @@
+// Runs the agent once for `run`, `sessions resume` and `demo`: renders progress (or JSON events),
+// handles Ctrl-C (the first aborts the run cleanly and the session is saved; a second quits at
+// once), closes the session and maps the outcome to an exit code.
+import type { AgentRunResult } from "@tern/agent";
+import type { ExitCode } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { modelLabel } from "../config/model.js";
+import { plural } from "../render/format.js";
+import { eventJson } from "../render/json-events.js";
+import { ProgressRenderer } from "../render/progress.js";
+import type { RunSurface } from "../render/run-surface.js";
+import type { Style } from "../render/style.js";
+import { explainFailure } from "./failure.js";
+import type { Runtime } from "./runtime.js";
+
+export interface ExecuteOptions {
+  io: Io;
+  style: Style;
+  surface: RunSurface;
+  runtime: Runtime;
+  json: boolean;
+  /** Starts the run: agent.prompt(...) or agent.continue(). */
+  start: () => Promise<AgentRunResult>;
+  /** A label for the header line ("scripted model" in the demo). */
+  modelNote?: string;
+}
+
+export interface ExecuteOutcome {
+  code: ExitCode;
+  result: AgentRunResult | undefined;
+}
+
+export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcome> {
+  const { io, style, surface, runtime, json } = options;
+  const { agent, session } = runtime;
+  const shortId = session.id.slice(0, 8);
+  let renderer: ProgressRenderer | undefined;
+  if (json) {
+    agent.subscribe((event) => {
+      io.stdout.write(`${eventJson(event)}\n`);
+    });
+  } else {
+    renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
+    agent.subscribe(renderer.handle);
+    const parts = [
+      options.modelNote ?? modelLabel(runtime.model),
+      `session ${shortId}`,
+      `permissions ${runtime.permissions.mode}`,
+      runtime.cwd,
+    ];
+    surface.line(style.dim(`tern · ${parts.join(" · ")}`));
+  }
+
+  let interrupted = false;
+  const onSigint = () => {
+    if (interrupted) {
+      io.stderr.write("\ntern: interrupted twice, quitting now\n");
+      process.exit(130);
+    }
+    interrupted = true;
+    const notice = style.yellow("tern: interrupting… (Ctrl-C again to quit at once)");
+    if (renderer) renderer.note(notice);
+    else io.stderr.write(`${notice}\n`);
+    agent.abort();
+  };
+  process.on("SIGINT", onSigint);
+  let result: AgentRunResult | undefined;
+  try {
+    result = await options.start();
+  } finally {
+    process.off("SIGINT", onSigint);
+    await runtime.close();
+    surface.close();
+  }
+  return { code: exitCode(result, interrupted, options), result };
+}
+
+function exitCode(result: AgentRunResult, interrupted: boolean, options: ExecuteOptions): ExitCode {
+  const { io, runtime, style, json } = options;
+  const id = runtime.session.id;
+  const fail = (message: string): ExitCode => {
+    io.stderr.write(`tern: ${message}\n`);
+    return 1;
+  };
+  if (runtime.binding.error) return fail(`could not save the session: ${runtime.binding.error.message}`);
+  if (interrupted || result.stopReason === "aborted") {
+    io.stderr.write(`tern: interrupted; the session is saved: tern sessions resume ${id}\n`);
+    return interrupted ? 130 : 1;
+  }
+  if (result.stopReason === "max_iterations")
+    return fail(
+      `stopped after ${plural(result.iterations, "turn")} without a final answer; raise --max-turns to allow more`,
+    );
+  switch (result.stopReason) {
+    case "error":
+      return fail(explainFailure(result, runtime.model));
+    case "stopped_by_hook":
+      return fail(`a hook stopped the run: ${result.errorMessage ?? "no reason given"}`);
+    default:
+      if (!json)
+        io.stderr.write(
+          style.dim(`· session ${id.slice(0, 8)} saved · tern sessions show ${id.slice(0, 8)}\n`),
+        );
+      return 0;
+  }
+}

@@ -1,0 +1,176 @@
+// Everything a command needs to run the agent: the session (new or resumed), the model, the
+// built-in tools confined to the workspace, the permission policy as a pre-tool hook, the loop
+// options, and an Agent that persists itself through the session.
+import { statSync } from "node:fs";
+import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
+import { contextGuard, HookRegistry, REQUEST_TOOLS_TOOL, TASK_COMPLETE_TOOL } from "@tern/agent";
+import type { Model, ModelRegistry } from "@tern/ai";
+import {
+  createSessionAgent,
+  FileSessionStore,
+  type ResumedSession,
+  resumeSession,
+  type Session,
+  type SessionBinding,
+} from "@tern/session";
+import {
+  type AnyBuiltinTool,
+  type AskPermission,
+  createTools,
+  installPermissions,
+  type PermissionPolicy,
+} from "@tern/tools";
+import { UsageError } from "../cli/errors.js";
+import { chooseModel, createRegistry, ensureApiKey } from "../config/model.js";
+import type { AgentSettings } from "../config/settings.js";
+import { loopOptions } from "./loop-options.js";
+import { resolveSessionId, sessionFailure } from "./session-ids.js";
+import { systemPrompt } from "./system-prompt.js";
+
+export interface RuntimeOptions {
+  settings: AgentSettings;
+  env: NodeJS.ProcessEnv;
+  warn: (message: string) => void;
+  /** Asks the user about a tool call; without it, calls that need asking are denied. */
+  ask?: AskPermission;
+  /** Use this model instead of resolving one (the demo's scripted model). */
+  model?: Model;
+  /** Extra agent options. */
+  agentOptions?: Partial<AgentOptions>;
+  /** Changes to the ReAct policy options (the demo turns none off; tests may). */
+  react?: Partial<ReactOptions>;
+  /** Name of a new session. */
+  sessionName?: string;
+}
+
+export interface Runtime {
+  agent: Agent;
+  session: Session;
+  binding: SessionBinding;
+  store: FileSessionStore;
+  registry: ModelRegistry;
+  model: Model;
+  tools: AnyBuiltinTool[];
+  permissions: PermissionPolicy;
+  cwd: string;
+  /** Set when --session resumed a saved session. */
+  resumed?: ResumedSession;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { settings, env, warn } = options;
+  const store = new FileSessionStore({ home: settings.home });
+  const registry = createRegistry(settings, warn);
+  let resumed: ResumedSession | undefined;
+  if (settings.sessionId !== undefined) {
+    const id = resolveSessionId(settings.home, settings.sessionId);
+    try {
+      resumed = await resumeSession(store, id);
+    } catch (error) {
+      throw sessionFailure(error);
+    }
+  }
+  try {
+    const model =
+      options.model ??
+      chooseModel(
+        registry,
+        settings.explicitModel || !resumed?.context.model
+          ? settings
+          : { ...(settings.baseUrl !== undefined ? { baseUrl: settings.baseUrl } : {}) },
+        env,
+        settings.config.path,
+        resumed?.context.model,
+      );
+    if (!options.model) await ensureApiKey(model, settings.apiKey);
+    const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
+    checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
+    const session =
+      resumed?.session ??
+      (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
+    return build(options, { store, registry, model, cwd, session, resumed });
+  } catch (error) {
+    await resumed?.session.close();
+    throw sessionFailure(error);
+  }
+}
+
+function build(
+  options: RuntimeOptions,
+  parts: {
+    store: FileSessionStore;
+    registry: ModelRegistry;
+    model: Model;
+    cwd: string;
+    session: Session;
+    resumed: ResumedSession | undefined;
+  },
+): Runtime {
+  const { settings } = options;
+  const { session, model, cwd } = parts;
+  const tools = createTools({ root: cwd });
+  const hooks = new HookRegistry();
+  const { policy } = installPermissions(hooks, {
+    mode: settings.mode,
+    allow: settings.allow,
+    deny: settings.deny,
+    tools,
+    // The agent's own policy tools change nothing outside the run: they never need permission.
+    kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read" },
+    root: cwd,
+    ...(options.ask ? { ask: options.ask } : {}),
+  });
+  const streamOptions = {
+    ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
+    ...(settings.retry ? { retry: settings.retry } : {}),
+  };
+  const { agent, binding } = createSessionAgent(session, {
+    model,
+    systemPrompt: systemPrompt({
+      cwd,
+      toolNames: tools.map((tool) => tool.name),
+      ...(settings.system ? { extra: settings.system } : {}),
+    }),
+    tools,
+    hooks,
+    ...(settings.thinking ? { thinkingLevel: settings.thinking } : {}),
+    streamOptions,
+    // Keeps every model call inside the model's context window (and makes /compact possible).
+    policies: [contextGuard()],
+    ...loopOptions(settings, options.react),
+    ...options.agentOptions,
+  });
+  let closed = false;
+  return {
+    agent,
+    session,
+    binding,
+    store: parts.store,
+    registry: parts.registry,
+    model,
+    tools,
+    permissions: policy,
+    cwd,
+    ...(parts.resumed ? { resumed: parts.resumed } : {}),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      binding.detach();
+      await session.close();
+    },
+  };
+}
+
+function checkWorkspace(cwd: string, fromSession: boolean): void {
+  let ok = false;
+  try {
+    ok = statSync(cwd).isDirectory();
+  } catch {}
+  if (!ok)
+    throw new UsageError(
+      fromSession
+        ? `the session's directory ${cwd} no longer exists; pass --cwd DIR to work elsewhere`
+        : `${cwd}: no such directory`,
+    );
+}

@@ -1,0 +1,51 @@
+// Session ids are long UUIDs; people type the first few characters. Resolves a unique prefix by
+// file name alone (no session file is read).
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { SessionError } from "@tern/session";
+import { CliError, UsageError } from "../cli/errors.js";
+
+export function resolveSessionId(home: string, text: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(text))
+    throw new UsageError(`invalid session id ${JSON.stringify(text)}`);
+  const root = join(home, "sessions");
+  const ids = new Set<string>();
+  for (const dir of safeReaddir(root)) {
+    for (const name of safeReaddir(join(root, dir))) {
+      if (!name.endsWith(".jsonl")) continue;
+      const id = name.slice(0, -".jsonl".length);
+      if (id === text) return id;
+      if (id.startsWith(text)) ids.add(id);
+    }
+  }
+  if (ids.size === 1) return [...ids][0]!;
+  if (ids.size === 0) throw new UsageError(`no session "${text}" under ${root}; see tern sessions ls --all`);
+  throw new UsageError(
+    `session id "${text}" is ambiguous (${[...ids].slice(0, 4).join(", ")}${ids.size > 4 ? ", …" : ""}); type more of it`,
+  );
+}
+
+/** SessionErrors as one-line CLI errors. */
+export function sessionFailure(error: unknown): unknown {
+  if (!(error instanceof SessionError)) return error;
+  switch (error.code) {
+    case "locked":
+      return new CliError(
+        `${error.message}; wait for that tern to finish, or fork the session (tern sessions fork ID)`,
+      );
+    case "not_found":
+      return new UsageError(`${error.message}; see tern sessions ls --all`);
+    case "invalid":
+      return new UsageError(error.message);
+    default:
+      return new CliError(error.message);
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

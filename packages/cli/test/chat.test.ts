@@ -1,0 +1,166 @@
+// `tern chat` in a real pseudo-terminal (tmux): while a slow tool runs, Enter sends a steering
+// message and Alt+Enter a follow-up; the model receives each at its place in the transcript.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, expect, it } from "vitest";
+import {
+  contentText,
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "./support/openai-script.js";
+import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
+import { Tmux, tmuxAvailable } from "./support/tmux.js";
+
+beforeAll(ensureBuilt);
+
+// A real pseudo-terminal is needed; without tmux installed these are reported as skipped.
+const terminalIt = it.skipIf(!tmuxAvailable);
+
+let server: LoopbackServer | undefined;
+let tmux: Tmux | undefined;
+afterEach(async () => {
+  tmux?.kill();
+  await server?.close();
+  server = undefined;
+});
+
+terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow tool runs", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  server = await startLoopbackServer([
+    toolReply([{ name: "bash", args: { command: "sleep 2 && echo slow-step-done" } }], {
+      text: "Running the slow step.",
+    }),
+    textReply("Steering received: taking the short path."),
+    textReply("Follow-up answered: here is the summary."),
+  ]);
+  const env = ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start(
+    [process.execPath, TERN_JS, "chat", "--allow-tool", "bash(sleep:*)", "--allow-tool", "bash(echo:*)"],
+    env,
+    work,
+  );
+  await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+
+  tmux.type("run the slow step", "Enter");
+  await tmux.waitFor(/▸ bash \$ sleep 2 && echo slow-step-done/);
+  tmux.type("use the short path", "Enter");
+  tmux.type("then summarize", "M-Enter");
+  const screen = await tmux.waitFor(/Follow-up answered: here is the summary\./);
+
+  // What the person saw, in order.
+  const order = [
+    /› run the slow step/,
+    /Running the slow step\./,
+    /queued steering .*: use the short path/,
+    /queued a follow-up .*: then summarize/,
+    /✓ exit 0 · 1 line/,
+    // Steering reaches the model as one pinned interrupt message (the agent's interrupt policy).
+    /↪ interrupt: \[USER INTERRUPT\] The user sent a message while you were working: use the short path/,
+    /Steering received: taking the short path\./,
+    /↪ follow-up: then summarize/,
+    /Follow-up answered: here is the summary\./,
+  ];
+  let from = 0;
+  for (const pattern of order) {
+    const match = pattern.exec(screen.slice(from));
+    expect(match, `${pattern} after offset ${from}:\n${screen}`).not.toBeNull();
+    from += match!.index + match![0].length;
+  }
+
+  // What the model received: steering right after the tool result, the follow-up after the answer.
+  expect(server.requests).toHaveLength(3);
+  const second = wireMessages(server.requests[1]!.body);
+  expect(second.at(-2)?.role).toBe("tool");
+  expect(contentText(second.at(-2))).toMatch(/slow-step-done/);
+  expect(second.at(-1)).toMatchObject({ role: "user" });
+  expect(contentText(second.at(-1))).toMatch(/^\[USER INTERRUPT\] .*\nuse the short path\n/);
+  const third = wireMessages(server.requests[2]!.body);
+  expect(contentText(third.at(-2))).toBe("Steering received: taking the short path.");
+  expect(contentText(third.at(-1))).toBe("then summarize");
+
+  // Idle: Ctrl-C twice exits, and the session is saved.
+  tmux.keys("C-c");
+  tmux.keys("C-c");
+  expect(await tmux.exitCode()).toBe(0);
+  expect(tmux.capture()).toMatch(/session [0-9a-f]{8} saved · continue it with: tern chat --session/);
+});
+
+function running(pattern: string): boolean {
+  try {
+    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim() !== "";
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  server = await startLoopbackServer([
+    toolReply([{ name: "bash", args: { command: "touch one.txt" } }]),
+    toolReply([{ name: "bash", args: { command: "touch two.txt" } }]),
+    toolReply([{ name: "bash", args: { command: "touch three.txt" } }]),
+    textReply("Made two of the three files."),
+    textReply("Checked: two files exist, the first was refused."),
+    toolReply([{ name: "bash", args: { command: "sleep 9.713" } }]),
+  ]);
+  const env = ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+  await tmux.waitFor(/tern chat · llamacpp\/test-model · session [0-9a-f]{8} · permissions ask/);
+
+  tmux.type("make three files", "Enter");
+  await tmux.waitFor(
+    /\? Allow bash \$ touch one\.txt\? \[y\]es \/ \[n\]o \/ \[a\]lways allow bash\(touch:\*\)/,
+  );
+  tmux.type("n");
+  await tmux.waitFor(/\? Allow bash \$ touch two\.txt\?/);
+  tmux.type("a");
+  await tmux.waitFor(/✔ done/);
+  const screen = tmux.capture();
+  expect(screen).toMatch(/⊘ denied: the user said no/);
+  expect(screen).toMatch(/allowed from now on: bash\(touch:\*\)/);
+  // The third call ran without a question: "always" added the rule.
+  expect(screen).not.toMatch(/Allow bash \$ touch three\.txt/);
+  expect(existsSync(join(work, "one.txt"))).toBe(false);
+  expect(existsSync(join(work, "two.txt"))).toBe(true);
+  expect(existsSync(join(work, "three.txt"))).toBe(true);
+  const told = wireMessages(server.requests[1]!.body).at(-1);
+  expect(contentText(told)).toMatch(/was denied: the user said no/);
+
+  tmux.type("now wait a while", "Enter");
+  await tmux.waitFor(/\? Allow bash \$ sleep 9\.713\?/);
+  tmux.type("y");
+  await until(() => running("sleep 9.713"), "the command to start");
+  tmux.keys("C-c");
+  await tmux.waitFor(/■ aborting the turn \(Ctrl-C again to exit\)/);
+  await tmux.waitFor(/■ interrupted · /);
+  expect(running("sleep 9.713")).toBe(false);
+
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
+});

@@ -1,0 +1,112 @@
+// Ctrl-C: SIGINT in the middle of a run aborts it cleanly (the running command's process group is
+// killed), saves the session and exits 130; `tern sessions resume` then finishes the task.
+import { execFileSync } from "node:child_process";
+import { afterEach, beforeAll, expect, it } from "vitest";
+import {
+  contentText,
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "./support/openai-script.js";
+import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
+
+beforeAll(ensureBuilt);
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function running(pattern: string): boolean {
+  try {
+    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim() !== "";
+  } catch {
+    return false;
+  }
+}
+
+it("SIGINT mid-run exits 130 with the session saved, and sessions resume finishes it", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  // A unique duration, so the test can look for this very process.
+  const command = "sleep 9.317 && echo finished";
+  server = await startLoopbackServer([
+    toolReply([{ name: "bash", args: { command } }]),
+    textReply("Resumed: all done."),
+  ]);
+  const env = ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+
+  const tern = spawnTern(
+    ["run", "--allow-tool", "bash(sleep:*)", "--allow-tool", "bash(echo:*)", "wait for it"],
+    { env, cwd: work },
+  );
+  await tern.waitFor(/▸ bash \$ sleep 9\.317/);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(running("sleep 9.317")).toBe(true);
+  tern.child.kill("SIGINT");
+  const result = await tern.done;
+  expect(result.code).toBe(130);
+  expect(result.stdout).toBe("");
+  expect(result.stderr).toMatch(/✗ bash \$ sleep 9\.317 && echo finished · aborted/);
+  const id = /tern sessions resume ([0-9a-f-]+)/.exec(result.stderr)?.[1];
+  expect(id, result.stderr).toBeDefined();
+  expect(running("sleep 9.317")).toBe(false);
+
+  // The saved session shows the aborted call.
+  const shown = await runTern(["sessions", "show", id!.slice(0, 8)], { env, cwd: work });
+  expect(shown.code).toBe(0);
+  expect(shown.stdout).toMatch(/you: wait for it/);
+  expect(shown.stdout).toMatch(/✗ bash \$ sleep 9\.317 && echo finished · aborted/);
+
+  const resumed = await runTern(["sessions", "resume", id!.slice(0, 8)], { env, cwd: work });
+  expect(resumed.stderr).toMatch(/resuming session/);
+  expect(resumed.code).toBe(0);
+  expect(resumed.stdout).toBe("Resumed: all done.\n");
+  // The model saw the call, its aborted result, then the note that the user resumed.
+  const sent = wireMessages(server.requests[1]!.body);
+  const tool = sent.find((message) => message.role === "tool");
+  expect(contentText(tool)).toMatch(/aborted/);
+  expect(sent.at(-1)?.role).toBe("user");
+  expect(contentText(sent.at(-1))).toMatch(/interrupted the previous run \(Ctrl-C\)/);
+});
+
+it("after a crash (SIGKILL) sessions resume repairs the run and continues it", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  server = await startLoopbackServer([
+    toolReply([{ name: "bash", args: { command: "sleep 8.519" } }]),
+    textReply("Picked up after the crash."),
+  ]);
+  const env = ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  const tern = spawnTern(["run", "--allow-tool", "bash(sleep:*)", "--json", "wait"], { env, cwd: work });
+  await tern.waitFor(/"type":"tool_execution_start"/, "stdout");
+  for (let i = 0; i < 100 && !running("sleep 8.519"); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  tern.child.kill("SIGKILL");
+  await tern.done;
+  // The killed process could not stop its command's process group: do it for it.
+  execFileSync("pkill", ["-f", "sleep 8.519"]);
+
+  const listed = await runTern(["sessions", "ls", "--json"], { env, cwd: work });
+  const sessionId = (JSON.parse(listed.stdout) as { id: string }[])[0]!.id;
+  const resumed = await runTern(["sessions", "resume", sessionId], { env, cwd: work });
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(resumed.stderr).toMatch(/resuming session [0-9a-f]{8} \(repaired an interrupted run\)/);
+  expect(resumed.stdout).toBe("Picked up after the crash.\n");
+  const sent = wireMessages(server.requests[1]!.body);
+  expect(sent.at(-1)?.role).toBe("tool");
+  expect(contentText(sent.at(-1))).toMatch(/interrupted: the process stopped before this tool finished/);
+});

@@ -1,0 +1,189 @@
+// `tern run --json` event lines, and the exit codes: 0 done, 1 failed, 2 bad usage (130 is in
+// interrupt.test.ts). Every failure is one line on stderr naming the fix, without a stack trace.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+
+beforeAll(ensureBuilt);
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function localEnv(baseUrl: string, home = tempDir()) {
+  return ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${baseUrl}/v1`,
+  });
+}
+
+/** Event types with runs of message_update collapsed and messages tagged with their role. */
+function outline(events: { type: string; message?: { role?: string } }[]): string[] {
+  const out: string[] = [];
+  for (const event of events) {
+    const label =
+      event.type === "message_start" || event.type === "message_end"
+        ? `${event.type}:${event.message?.role}`
+        : event.type;
+    if (label === "message_update" && out.at(-1) === label) continue;
+    out.push(label);
+  }
+  return out;
+}
+
+describe("tern run --json", () => {
+  it("prints every event as one JSON line, in the documented order", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "notes.txt"), "remember the milk\n");
+    server = await startLoopbackServer([
+      toolReply([{ name: "read", args: { path: "notes.txt" } }]),
+      textReply("Milk."),
+    ]);
+    const result = await runTern(["run", "--json", "what do my notes say?"], {
+      env: localEnv(server.baseUrl),
+      cwd: work,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split("\n");
+    const events = lines.map((line) => JSON.parse(line));
+    expect(outline(events)).toEqual([
+      "agent_start",
+      "turn_start",
+      "message_start:user",
+      "message_end:user",
+      "model_call_start",
+      "message_start:assistant",
+      "message_update",
+      "message_end:assistant",
+      "model_call_end",
+      "tool_execution_start",
+      "tool_execution_end",
+      "message_start:toolResult",
+      "message_end:toolResult",
+      "turn_end",
+      "turn_start",
+      "model_call_start",
+      "message_start:assistant",
+      "message_update",
+      "message_end:assistant",
+      "model_call_end",
+      "turn_end",
+      "agent_end",
+    ]);
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: "agent_end", answer: "Milk.", stopReason: "stop", iterations: 2 });
+    const toolEnd = events.find((event) => event.type === "tool_execution_end");
+    expect(toolEnd).toMatchObject({ toolName: "read", isError: false });
+    expect(JSON.stringify(toolEnd.result.content)).toMatch(/remember the milk/);
+    // message_update lines carry the delta, not the whole message again.
+    const update = events.find(
+      (event) => event.type === "message_update" && event.assistantEvent.type === "text_delta",
+    );
+    expect(update.message).toBeUndefined();
+    expect(update.assistantEvent.partial).toBeUndefined();
+    expect(typeof update.assistantEvent.delta).toBe("string");
+    const deltas = events
+      .filter((event) => event.type === "message_update" && event.assistantEvent.type === "text_delta")
+      .map((event) => event.assistantEvent.delta)
+      .join("");
+    expect(deltas).toBe("Milk.");
+  });
+});
+
+describe("exit codes", () => {
+  const oneLine = (stderr: string) => {
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/^tern: /);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  };
+
+  it("2 for a bad flag, with a suggestion", async () => {
+    const result = await runTern(["run", "--modle", "x", "hi"], { env: ternEnv({ TERN_HOME: tempDir() }) });
+    expect(result.code).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/unknown option --modle .*did you mean --model\?/);
+  });
+
+  it("2 for a bad option value", async () => {
+    const result = await runTern(["run", "--tool-mode", "magic", "hi"], {
+      env: ternEnv({ TERN_HOME: tempDir() }),
+    });
+    expect(result.code).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/--tool-mode must be one of native, json, auto/);
+  });
+
+  it("2 for a missing key, naming the variable", async () => {
+    const result = await runTern(["run", "--provider", "anthropic", "hi"], {
+      env: ternEnv({ TERN_HOME: tempDir() }),
+    });
+    expect(result.code).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/no API key for anthropic: set ANTHROPIC_API_KEY or pass --api-key/);
+  });
+
+  it("2 for an unknown model of a catalogued provider", async () => {
+    const result = await runTern(["run", "--model", "openai/gpt-9", "hi"], {
+      env: ternEnv({ TERN_HOME: tempDir(), OPENAI_API_KEY: "sk-test" }),
+    });
+    expect(result.code).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/unknown model "gpt-9" for openai: see tern models/);
+  });
+
+  it("2 when no model is configured at all", async () => {
+    const result = await runTern(["run", "hi"], { env: ternEnv({ TERN_HOME: tempDir() }) });
+    expect(result.code).toBe(2);
+    oneLine(result.stderr);
+    expect(result.stderr).toMatch(/no model chosen: set OPENAI_API_KEY/);
+  });
+
+  it("1 when the server is unreachable", async () => {
+    const closed = await startLoopbackServer();
+    const url = closed.baseUrl;
+    await closed.close();
+    const home = tempDir();
+    writeFileSync(join(home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
+    const result = await runTern(["run", "hi"], { env: localEnv(url, home), cwd: tempDir() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    const last = result.stderr.trimEnd().split("\n").at(-1)!;
+    expect(last).toMatch(
+      new RegExp(`^tern: cannot reach ${url.replace(/[.]/g, "\\.")}/v1 .*is the server running`),
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("1 when the server does not know the model", async () => {
+    server = await startLoopbackServer([
+      {
+        kind: "json",
+        status: 404,
+        body: { error: { message: "model 'test-model' not found", type: "not_found_error" } },
+      },
+    ]);
+    const home = tempDir();
+    writeFileSync(join(home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl, home), cwd: tempDir() });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^tern: llamacpp does not know model "test-model" .*check --model/,
+    );
+  });
+
+  it("--debug adds the stack trace to an internal error only when asked", async () => {
+    const result = await runTern(["sessions", "show", "../../etc", "--debug"], {
+      env: ternEnv({ TERN_HOME: tempDir() }),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^tern: invalid session id/);
+    expect(result.stderr).toMatch(/\n\s+at /);
+  });
+});

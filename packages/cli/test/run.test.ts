@@ -1,0 +1,129 @@
+// `tern run` end to end: the real bundle as a child process against a loopback OpenAI-compatible
+// server that streams scripted replies.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  contentText,
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "./support/openai-script.js";
+import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+
+beforeAll(ensureBuilt);
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function setup() {
+  const home = tempDir();
+  const work = tempDir();
+  const env = (srv: LoopbackServer) =>
+    ternEnv({
+      TERN_HOME: home,
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${srv.baseUrl}/v1`,
+    });
+  return { home, work, env };
+}
+
+describe("tern run", () => {
+  it("streams a text answer to stdout and progress to stderr, exit 0", async () => {
+    const { work, env } = setup();
+    server = await startLoopbackServer([textReply("The answer is 42.")]);
+    const result = await runTern(["run", "What is the answer?"], { env: env(server), cwd: work });
+    expect(result.stderr).not.toMatch(/tern: /);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("The answer is 42.\n");
+    expect(result.stderr).toMatch(/llamacpp\/test-model/);
+    expect(result.stderr).toMatch(/✔ done · 1 turn/);
+    const sent = wireMessages(server.requests[0]!.body);
+    expect(sent.at(-1)).toMatchObject({ role: "user", content: "What is the answer?" });
+    expect(contentText(sent[0])).toMatch(/You are tern/);
+  });
+
+  it("reads the prompt from stdin", async () => {
+    const { work, env } = setup();
+    server = await startLoopbackServer([textReply("ok")]);
+    const result = await runTern(["run"], { env: env(server), cwd: work, input: "Summarise this\n" });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("ok\n");
+    expect(wireMessages(server.requests[0]!.body).at(-1)).toMatchObject({
+      role: "user",
+      content: "Summarise this",
+    });
+  });
+
+  it("runs tools: parallel reads, an allowed bash, an edit; only the final answer reaches stdout", async () => {
+    const { work, env } = setup();
+    mkdirSync(join(work, "src"));
+    writeFileSync(join(work, "src", "a.txt"), "alpha\n");
+    writeFileSync(join(work, "src", "b.txt"), "beta\n");
+    server = await startLoopbackServer([
+      toolReply(
+        [
+          { name: "read", args: { path: "src/a.txt" } },
+          { name: "read", args: { path: "src/b.txt" } },
+        ],
+        { text: "Reading both files." },
+      ),
+      toolReply([{ name: "bash", args: { command: "cat src/a.txt src/b.txt | wc -l" } }]),
+      toolReply([
+        { name: "edit", args: { path: "src/a.txt", edits: [{ oldText: "alpha", newText: "ALPHA" }] } },
+      ]),
+      textReply("Done."),
+      // Four tool calls: the agent's completion checklist asks once before accepting the answer.
+      textReply("Both files read; a.txt now says ALPHA."),
+    ]);
+    const result = await runTern(
+      [
+        "run",
+        "--allow-tool",
+        "bash(cat:*)",
+        "--allow-tool",
+        "bash(wc:*)",
+        "--mode",
+        "accept-edits",
+        "Look at src",
+      ],
+      { env: env(server), cwd: work },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("Both files read; a.txt now says ALPHA.\n");
+    expect(readFileSync(join(work, "src", "a.txt"), "utf8")).toBe("ALPHA\n");
+    // Progress: narration, each call as a line, results, the bash exit code, the edit's diff.
+    expect(result.stderr).toMatch(/“Reading both files\.”/);
+    expect(result.stderr).toMatch(/▸ read src\/a\.txt/);
+    expect(result.stderr).toMatch(/▸ read src\/b\.txt/);
+    expect(result.stderr).toMatch(/▸ bash \$ cat src\/a\.txt src\/b\.txt \| wc -l\n {2}✓ exit 0 · 1 line/);
+    expect(result.stderr).toMatch(/-alpha\n.*\+ALPHA/s);
+    expect(result.stderr).toMatch(/“Done\.”\n↪ completion-check: \[COMPLETION CHECK\]/);
+    expect(result.stderr).toMatch(/✔ done · 5 turns/);
+    // What the model got back: both read results after the first call, the command's output after the second.
+    const second = wireMessages(server.requests[1]!.body).filter((m) => m.role === "tool");
+    expect(second.map(contentText).join("\n")).toMatch(/alpha[\s\S]*beta/);
+    const third = wireMessages(server.requests[2]!.body).filter((m) => m.role === "tool");
+    expect(contentText(third.at(-1))).toMatch(/^2\n\nExit code: 0$/);
+  });
+
+  it("denies a command without a terminal to ask, and tells the model why", async () => {
+    const { work, env } = setup();
+    server = await startLoopbackServer([
+      toolReply([{ name: "bash", args: { command: "touch created-by-model" } }]),
+      textReply("I could not run it."),
+    ]);
+    const result = await runTern(["run", "make a file"], { env: env(server), cwd: work });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/⊘ denied: bash needs the user's permission/);
+    const told = wireMessages(server.requests[1]!.body).find((m) => m.role === "tool");
+    expect(contentText(told)).toMatch(/without a terminal to ask, so it was denied/);
+    expect(contentText(told)).toMatch(/--allow-tool or --mode/);
+  });
+});

@@ -1,0 +1,94 @@
+// `tern sessions ls | show | fork | export` and `tern run --session` on sessions made by real runs.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  contentText,
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "./support/openai-script.js";
+import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+
+beforeAll(ensureBuilt);
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("tern sessions", () => {
+  it("lists, shows, continues, forks and exports a session", async () => {
+    const work = tempDir();
+    server = await startLoopbackServer([
+      toolReply([{ name: "ls", args: { path: "." } }]),
+      textReply("The directory is empty."),
+      textReply("You asked about the directory."),
+    ]);
+    const env = ternEnv({
+      TERN_HOME: tempDir(),
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    const first = await runTern(["run", "What is in this directory?"], { env, cwd: work });
+    expect(first.code, first.stderr).toBe(0);
+
+    const listed = await runTern(["sessions", "ls", "--json"], { env, cwd: work });
+    const sessions = JSON.parse(listed.stdout) as { id: string; title: string; messageCount: number }[];
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]).toMatchObject({ title: "What is in this directory?", messageCount: 4 });
+    const id = sessions[0]!.id;
+    // Another directory has none; --all finds it.
+    expect((await runTern(["sessions", "ls"], { env, cwd: tempDir() })).stdout).toMatch(/^no sessions for /);
+    expect((await runTern(["sessions", "ls", "--all"], { env, cwd: tempDir() })).stdout).toContain(
+      id.slice(0, 8),
+    );
+
+    // --session continues with the whole conversation.
+    const again = await runTern(["run", "--session", id.slice(0, 6), "What did I ask?"], { env, cwd: work });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe("You asked about the directory.\n");
+    const sent = wireMessages(server.requests[2]!.body).filter((m) => m.role !== "system");
+    expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "tool", "assistant", "user"]);
+    expect(contentText(sent[3])).toBe("The directory is empty.");
+
+    const shown = await runTern(["sessions", "show", id.slice(0, 8)], { env });
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split("\n");
+    const firstPrompt = lines.find((line) => line.includes("you: What is in this directory?"))!;
+    expect(firstPrompt).toMatch(/^\[[0-9a-f]{8}\] you: /);
+    expect(shown.stdout).toMatch(/▸ ls \.\n\[[0-9a-f]{8}\] {3}✓ ls \. · 0 entries/);
+    expect(shown.stdout).toMatch(/tern test-model .*\n {2}You asked about the directory\./);
+    expect(shown.stdout).toMatch(/6 messages/);
+
+    // Fork at the first prompt: the new session holds that path only.
+    const entry = /^\[([0-9a-f]{8})\]/.exec(firstPrompt)![1]!;
+    const forked = await runTern(["sessions", "fork", id.slice(0, 8), entry], { env });
+    expect(forked.code, forked.stderr).toBe(0);
+    const forkId = forked.stdout.trim();
+    expect(forkId).not.toBe(id);
+    const forkShown = await runTern(["sessions", "show", forkId], { env });
+    expect(forkShown.stdout).toMatch(new RegExp(`forked from ${id} at ${entry}`));
+    expect(forkShown.stdout).toMatch(/you: What is in this directory\?/);
+    expect(forkShown.stdout).not.toMatch(/The directory is empty/);
+
+    const markdown = await runTern(["sessions", "export", id, "--format", "md"], { env });
+    expect(markdown.stdout).toMatch(/^# What is in this directory\?\n/);
+    expect(markdown.stdout).toMatch(
+      /## You\n\nWhat did I ask\?\n\n## tern \(test-model\)\n\nYou asked about the directory\./,
+    );
+    expect(markdown.stdout).toMatch(/<details><summary>✓ ls \.<\/summary>/);
+    const jsonl = await runTern(["sessions", "export", id, "--format", "jsonl"], { env });
+    const header = JSON.parse(jsonl.stdout.split("\n")[0]!);
+    expect(header).toMatchObject({ type: "session", id, cwd: work });
+
+    const badFormat = await runTern(["sessions", "export", id, "--format", "pdf"], { env });
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toBe('tern: --format must be jsonl or md (got "pdf")\n');
+    const unknown = await runTern(["sessions", "show", "ffffffff"], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^tern: no session "ffffffff" under .*; see tern sessions ls --all\n$/);
+  });
+});
