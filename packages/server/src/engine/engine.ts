@@ -1,0 +1,315 @@
+// The engine every protocol shares: it opens sessions (new ones, or resumed from the store), keeps
+// the open ones, and lists, loads and deletes the stored ones. Protocols hold ServerSessions and
+// read their journals; nothing here knows HTTP or JSON-RPC.
+
+import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import type { AgentMessage } from "@tern/agent";
+import type { Model } from "@tern/ai";
+import {
+  type EventEntry,
+  FileSessionStore,
+  resumeSession,
+  type Session,
+  SessionError,
+  type SessionStore,
+  type SessionSummary,
+} from "@tern/session";
+import {
+  EngineError,
+  type EngineOptions,
+  type ModelCatalog,
+  type SessionInfo,
+  type SystemMessage,
+} from "../types.js";
+import { ServerSession, type ServerSessionInit } from "./server-session.js";
+
+export interface CreateOptions {
+  /** A model id (or provider/id); default: the catalog's default. */
+  model?: string;
+  cwd?: string;
+  name?: string;
+  systemMessage?: SystemMessage;
+  /** Use this id (Copilot clients choose their session ids). */
+  sessionId?: string;
+  /** Sees the session before its first event (session_start): attach a client here. */
+  beforeStart?: (session: ServerSession) => void;
+}
+
+export interface OpenOptions {
+  model?: string;
+  systemMessage?: SystemMessage;
+  /** Sees a resumed session before its session_resume event (not called for one already open). */
+  beforeStart?: (session: ServerSession) => void;
+}
+
+export class Engine {
+  readonly models: ModelCatalog;
+  readonly store: SessionStore;
+  readonly cwd: string;
+  private readonly live = new Map<string, ServerSession>();
+  private readonly opening = new Map<string, Promise<ServerSession>>();
+  /** The id the default store gives its next session (see `create`). */
+  private chosenId: string | undefined;
+
+  constructor(private readonly options: EngineOptions) {
+    this.models = options.models;
+    this.cwd = resolve(options.cwd ?? process.cwd());
+    this.store =
+      options.store ??
+      new FileSessionStore({
+        ...(options.home !== undefined ? { home: options.home } : {}),
+        ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
+        newSessionId: () => this.chosenId ?? randomUUID(),
+      });
+  }
+
+  /** Open sessions. */
+  get sessions(): ServerSession[] {
+    return [...this.live.values()];
+  }
+
+  get(id: string): ServerSession | undefined {
+    return this.live.get(id);
+  }
+
+  async create(options: CreateOptions = {}): Promise<ServerSession> {
+    const model = this.model(options.model);
+    const cwd = resolve(options.cwd ?? this.cwd);
+    if (
+      options.sessionId !== undefined &&
+      (this.live.has(options.sessionId) || (await this.exists(options.sessionId)))
+    )
+      throw new EngineError("invalid", `session "${options.sessionId}" already exists; resume it instead`);
+    let session: Awaited<ReturnType<SessionStore["create"]>>;
+    // The default store asks `newSessionId` synchronously at the start of create(): no other
+    // create can slip in between setting the id and its use.
+    this.chosenId = options.sessionId;
+    try {
+      session = await this.store.create({
+        cwd,
+        ...(options.name !== undefined ? { name: options.name } : {}),
+      });
+    } catch (error) {
+      throw engineError(error);
+    } finally {
+      this.chosenId = undefined;
+    }
+    if (options.sessionId !== undefined && session.id !== options.sessionId) {
+      await session.close();
+      throw new EngineError("invalid", "this session store cannot create sessions with a chosen id");
+    }
+    const open = await this.adopt(session, () => ({
+      session,
+      model,
+      cwd,
+      source: "startup",
+      ...this.sessionDefaults(),
+      ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
+    }));
+    options.beforeStart?.(open);
+    open.publish({
+      type: "session_start",
+      sessionId: open.id,
+      cwd,
+      model: model.id,
+      startTime: session.header.created,
+    });
+    return open;
+  }
+
+  /** The open session, or the stored one resumed (lock taken, an interrupted tail repaired). */
+  async open(id: string, options: OpenOptions = {}): Promise<ServerSession> {
+    const current = this.live.get(id);
+    if (current) {
+      if (options.model !== undefined) current.setModel(this.model(options.model));
+      return current;
+    }
+    let opening = this.opening.get(id);
+    if (!opening) {
+      opening = this.resume(id, options).finally(() => this.opening.delete(id));
+      this.opening.set(id, opening);
+    }
+    return opening;
+  }
+
+  /** Stored sessions, newest first, with the open ones' live state. */
+  async list(): Promise<SessionInfo[]> {
+    let summaries: SessionSummary[];
+    try {
+      summaries = await this.store.list();
+    } catch (error) {
+      throw engineError(error);
+    }
+    return summaries.filter((summary) => !summary.error).map((summary) => this.info(summary));
+  }
+
+  async describe(id: string): Promise<SessionInfo> {
+    const open = this.live.get(id);
+    if (open) return open.info();
+    const found = (await this.list()).find((info) => info.id === id);
+    if (!found) throw new EngineError("not_found", `no session "${id}"`);
+    return found;
+  }
+
+  /** The persisted event log of a session, open or not. */
+  async history(id: string): Promise<EventEntry[]> {
+    const open = this.live.get(id);
+    if (open) return open.persistedEvents();
+    try {
+      return (await this.store.load(id)).eventsAfter(0);
+    } catch (error) {
+      throw engineError(error);
+    }
+  }
+
+  /** The conversation as the model sees it. */
+  async messages(id: string): Promise<readonly AgentMessage[]> {
+    const open = this.live.get(id);
+    if (open) return open.messages;
+    try {
+      return (await this.store.load(id)).buildContext().messages;
+    } catch (error) {
+      throw engineError(error);
+    }
+  }
+
+  /** Closes an open session (its data stays in the store). */
+  async close(id: string): Promise<void> {
+    const open = this.live.get(id);
+    if (!open) return;
+    this.live.delete(id);
+    await open.close();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.close(id);
+    try {
+      await this.store.delete(id);
+    } catch (error) {
+      throw engineError(error);
+    }
+  }
+
+  /** Closes every open session. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.live.keys()].map((id) => this.close(id)));
+  }
+
+  /** A model of the catalog; an unknown id is an EngineError("invalid") naming the known ones. */
+  model(id?: string): Model {
+    const model = this.models.resolve(id);
+    if (model) return model;
+    const known = this.models
+      .list()
+      .map((m) => m.id)
+      .join(", ");
+    throw new EngineError(
+      "invalid",
+      id === undefined
+        ? "the server has no default model"
+        : `unknown model "${id}"; known: ${known || "none"}`,
+    );
+  }
+
+  private async resume(id: string, options: OpenOptions): Promise<ServerSession> {
+    let resumed: Awaited<ReturnType<typeof resumeSession>>;
+    try {
+      resumed = await resumeSession(this.store, id);
+    } catch (error) {
+      throw engineError(error);
+    }
+    const { session, context } = resumed;
+    let model: Model;
+    try {
+      model =
+        options.model !== undefined
+          ? this.model(options.model)
+          : ((context.model && this.models.resolve(context.model.modelId)) ?? this.model());
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    const open = await this.adopt(session, () => ({
+      session,
+      model,
+      cwd: session.header.cwd,
+      source: "resume",
+      ...this.sessionDefaults(),
+      ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
+    }));
+    options.beforeStart?.(open);
+    open.publish({
+      type: "session_resume",
+      sessionId: id,
+      cwd: session.header.cwd,
+      model: model.id,
+      resumeTime: new Date((this.options.now ?? Date.now)()).toISOString(),
+      eventCount: resumed.lastEventSeq,
+    });
+    return open;
+  }
+
+  /** Opens the ServerSession; if that fails (configureAgent threw), the stored session is released. */
+  private async adopt(session: Session, init: () => ServerSessionInit): Promise<ServerSession> {
+    let open: ServerSession;
+    try {
+      open = new ServerSession(init());
+    } catch (error) {
+      await session.close();
+      throw error;
+    }
+    this.live.set(open.id, open);
+    return open;
+  }
+
+  private sessionDefaults() {
+    const { configureAgent, keepRuns, now } = this.options;
+    return {
+      ...(configureAgent ? { configureAgent } : {}),
+      ...(keepRuns !== undefined ? { keepRuns } : {}),
+      ...(now ? { now } : {}),
+    };
+  }
+
+  private async exists(id: string): Promise<boolean> {
+    try {
+      await this.store.load(id);
+      return true;
+    } catch (error) {
+      if (error instanceof SessionError && error.code === "not_found") return false;
+      throw engineError(error);
+    }
+  }
+
+  private info(summary: SessionSummary): SessionInfo {
+    const open = this.live.get(summary.id);
+    const info: SessionInfo = {
+      id: summary.id,
+      cwd: summary.cwd,
+      title: summary.title,
+      created: summary.created,
+      updated: summary.updated,
+      messageCount: summary.messageCount,
+      live: open !== undefined,
+      running: open?.isRunning ?? false,
+    };
+    if (open) info.model = open.model.id;
+    return info;
+  }
+}
+
+/** Store failures as EngineErrors; anything else passes through. */
+export function engineError(error: unknown): unknown {
+  if (!(error instanceof SessionError)) return error;
+  switch (error.code) {
+    case "not_found":
+      return new EngineError("not_found", error.message);
+    case "locked":
+      return new EngineError("locked", error.message);
+    case "invalid":
+      return new EngineError("invalid", error.message);
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,143 @@
+// The HTTP API (FIM One's shape):
+//   GET  /healthz                         liveness (no token needed)
+//   POST /api/sessions                    {model?, systemPrompt?, name?, cwd?} -> 201 {session}
+//   GET  /api/sessions                    {sessions}
+//   GET  /api/sessions/:id                {session, messages}
+//   POST /api/sessions/:id/messages       {content} -> SSE stream of the run
+//   GET  /api/sessions/:id/events         SSE: the latest run (or from Last-Event-ID) until idle
+//   POST /api/sessions/:id/interrupt      {content} -> 202, delivered at the next turn boundary
+//   POST /api/sessions/:id/abort          {aborted}
+//   DELETE /api/sessions/:id              {deleted}
+
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Engine } from "../engine/engine.js";
+import type { ServerSession } from "../engine/server-session.js";
+import { SERVER_VERSION } from "../version.js";
+import { authorized } from "./auth.js";
+import { HttpError, optionalString, readJson, sendError, sendJson } from "./request.js";
+import { parseEventId, streamSession } from "./sse-stream.js";
+
+export interface RouteContext {
+  engine: Engine;
+  token: string | undefined;
+  keepAliveMs?: number;
+  retryMs?: number;
+}
+
+export async function handle(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  try {
+    await route(req, res, ctx);
+  } catch (error) {
+    sendError(res, error);
+  }
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const method = req.method ?? "GET";
+  if (url.pathname === "/healthz") {
+    expect(method, "GET");
+    return sendJson(res, 200, { ok: true, version: SERVER_VERSION, sessions: ctx.engine.sessions.length });
+  }
+  if (parts[0] !== "api" || parts[1] !== "sessions" || parts.length > 4)
+    throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
+  if (!authorized(req, ctx.token))
+    throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)");
+  const id = parts[2];
+  const action = parts[3];
+  if (id === undefined) {
+    if (method === "GET") return sendJson(res, 200, { sessions: await ctx.engine.list() });
+    expect(method, "POST");
+    return createSession(req, res, ctx.engine);
+  }
+  switch (action) {
+    case undefined:
+      if (method === "DELETE") {
+        await ctx.engine.delete(id);
+        return sendJson(res, 200, { deleted: true });
+      }
+      expect(method, "GET");
+      return sendJson(res, 200, {
+        session: await ctx.engine.describe(id),
+        messages: await ctx.engine.messages(id),
+      });
+    case "messages": {
+      expect(method, "POST");
+      const content = await contentOf(req);
+      const session = await ctx.engine.open(id);
+      if (session.isRunning)
+        throw new HttpError(409, "busy", `session ${id} is already running; interrupt or abort it first`);
+      return streamSession(res, session, { startRun: () => session.run(content), ...keepAlive(ctx) });
+    }
+    case "events": {
+      expect(method, "GET");
+      return replay(req, res, await ctx.engine.open(id), url, ctx);
+    }
+    case "interrupt": {
+      expect(method, "POST");
+      const content = await contentOf(req);
+      (await ctx.engine.open(id)).interrupt(content);
+      return sendJson(res, 202, { queued: true });
+    }
+    case "abort":
+      expect(method, "POST");
+      return sendJson(res, 200, { aborted: (await ctx.engine.open(id)).abort() });
+    default:
+      throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
+  }
+}
+
+async function createSession(req: IncomingMessage, res: ServerResponse, engine: Engine): Promise<void> {
+  const body = await readJson(req);
+  const systemPrompt = optionalString(body, "systemPrompt");
+  const model = optionalString(body, "model");
+  const name = optionalString(body, "name");
+  const cwd = optionalString(body, "cwd");
+  const session = await engine.create({
+    ...(model !== undefined ? { model } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(systemPrompt !== undefined ? { systemMessage: { content: systemPrompt } } : {}),
+  });
+  sendJson(res, 201, { session: await engine.describe(session.id) });
+}
+
+function replay(
+  req: IncomingMessage,
+  res: ServerResponse,
+  session: ServerSession,
+  url: URL,
+  ctx: RouteContext,
+): void {
+  const last = req.headers["last-event-id"];
+  const after = parseEventId((Array.isArray(last) ? last[0] : last) ?? url.searchParams.get("lastEventId"));
+  // Nothing ran and nothing runs: 204 also tells an EventSource not to reconnect.
+  if (!session.isRunning && session.journal.fromRunOf().length === 0) {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  streamSession(res, session, { ...(after ? { after } : {}), ...keepAlive(ctx) });
+}
+
+/** The message text: `content` (FIM's `q` and `message` are accepted too). */
+async function contentOf(req: IncomingMessage): Promise<string> {
+  const body = await readJson(req);
+  for (const key of ["content", "q", "message"]) {
+    const value = optionalString(body, key);
+    if (value !== undefined && value.trim() !== "") return value;
+  }
+  throw new HttpError(400, "invalid", 'the body needs a non-empty "content" string');
+}
+
+function expect(method: string, wanted: string): void {
+  if (method !== wanted) throw new HttpError(405, "method_not_allowed", `use ${wanted}`);
+}
+
+function keepAlive(ctx: RouteContext) {
+  return {
+    ...(ctx.keepAliveMs !== undefined ? { keepAliveMs: ctx.keepAliveMs } : {}),
+    ...(ctx.retryMs !== undefined ? { retryMs: ctx.retryMs } : {}),
+  };
+}

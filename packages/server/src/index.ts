@@ -1,0 +1,17 @@
+export { type CreateOptions, Engine, engineError, type OpenOptions } from "./engine/engine.js";
+export { Journal, type JournalListener } from "./engine/journal.js";
+export { modelCatalog, registryCatalog } from "./engine/models.js";
+export { type SendMode, ServerSession, type ServerSessionInit } from "./engine/server-session.js";
+export { authorized, checkBind, isLoopback } from "./http/auth.js";
+export { type HttpServer, type HttpServerOptions, startServer } from "./http/server.js";
+export { type FrameId, formatEventId, parseEventId } from "./http/sse-stream.js";
+export { type CopilotEvent, CopilotStream, copilotHistory } from "./mappings/copilot-envelope.js";
+export { type CopilotEventBody, CopilotMapper } from "./mappings/copilot-events.js";
+export { type FimChannel, FimMapper, type SseFrame } from "./mappings/fim-sse.js";
+export { encodeFrame, type Frame, FrameDecoder } from "./rpc/framer.js";
+export { JsonRpcPeer, RpcError } from "./rpc/peer.js";
+export { type JsonRpcServeOptions, type JsonRpcServer, serveConnection, serveJsonRpc } from "./rpc/serve.js";
+export { type Served, type ServeOptions, serve } from "./serve.js";
+export { engineOptions, parseServeArgs, type ServeArgs } from "./serve-args.js";
+export * from "./types.js";
+export { PROTOCOL_VERSION, SERVER_VERSION } from "./version.js";

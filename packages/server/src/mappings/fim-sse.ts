@@ -1,0 +1,191 @@
+// FIM One's SSE protocol as a pure mapping of the engine's events. Channels and payloads:
+//   step    {type:"thinking", status:"start"|"done", iteration, reasoning?}
+//           {type:"iteration", status:"start"|"done", iteration, tool_name, tool_args, reasoning,
+//            observation?, error?, iter_elapsed?}            (one per tool call)
+//           {type:"answer", status:"start"}
+//   answer  {status:"start"} {status:"delta", content} {status:"done"}
+//   compact {original_messages, kept_messages}
+//   phase   {phase, ...detail in snake_case}                 (e.g. selecting_tools, total_tools)
+//   inject  {type:"inject", content, kind}
+//   done    {answer, iterations, elapsed, usage:{prompt_tokens, completion_tokens, total_tokens},
+//            stop_reason, error?}                            (always the run's last frame; also
+//                                                             for a run that could not start)
+// An iteration is a loop turn. The answer streams live when the run synthesises it
+// (answer_start/delta/end); otherwise the loop's final text is sent as one delta at the run's end,
+// since only then is it known to be the answer. State lives in one mapper per run.
+
+import type { AgentEvent, ToolOutcome } from "@tern/agent";
+import type { AssistantMessage, Usage } from "@tern/ai";
+import type { ServerEvent } from "../types.js";
+
+export type FimChannel = "step" | "answer" | "compact" | "phase" | "inject" | "done";
+
+export interface SseFrame {
+  event: FimChannel;
+  data: Record<string, unknown>;
+}
+
+type Of<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
+
+export class FimMapper {
+  private iteration = 0;
+  private reasoning = "";
+  private answerStepSent = false;
+  private answerStreamed = false;
+  private readonly toolArgs = new Map<string, Record<string, unknown>>();
+
+  map(event: ServerEvent): SseFrame[] {
+    switch (event.type) {
+      case "agent_start":
+        this.reset();
+        return [];
+      case "turn_start":
+        this.iteration = event.turn;
+        this.reasoning = "";
+        return [step({ type: "thinking", status: "start", iteration: event.turn })];
+      case "message_end":
+        return this.messageEnd(event);
+      case "tool_execution_start":
+        this.toolArgs.set(event.toolCallId, event.args);
+        return [step({ ...this.iterationFields(event.toolName, event.args), status: "start" })];
+      case "tool_execution_end":
+        return [this.toolEnd(event)];
+      case "phase":
+        return [{ event: "phase", data: { phase: event.phase, ...snakeCase(event.detail ?? {}) } }];
+      case "inject":
+        return [{ event: "inject", data: { type: "inject", content: event.content, kind: event.kind } }];
+      case "compaction_end":
+        if (event.errorMessage !== undefined) return [];
+        return [
+          {
+            event: "compact",
+            data: { original_messages: event.messagesBefore, kept_messages: event.messagesKept },
+          },
+        ];
+      case "answer_start":
+        this.answerStreamed = true;
+        return [...this.answerStep(), answer({ status: "start" })];
+      case "answer_delta":
+        return [answer({ status: "delta", content: event.delta })];
+      case "answer_end":
+        return [answer({ status: "done" })];
+      case "agent_end":
+        return this.runEnd(event);
+      case "run_failed":
+        return [
+          {
+            event: "done",
+            data: { answer: "", iterations: 0, elapsed: 0, stop_reason: "error", error: event.message },
+          },
+        ];
+      default:
+        return [];
+    }
+  }
+
+  private reset(): void {
+    this.iteration = 0;
+    this.reasoning = "";
+    this.answerStepSent = false;
+    this.answerStreamed = false;
+    this.toolArgs.clear();
+  }
+
+  private messageEnd(event: Of<"message_end">): SseFrame[] {
+    const message = event.message as AssistantMessage;
+    if (message.role !== "assistant") return [];
+    this.reasoning = reasoningOf(message);
+    return [step({ type: "thinking", status: "done", iteration: this.iteration, reasoning: this.reasoning })];
+  }
+
+  private iterationFields(toolName: string, args: Record<string, unknown>) {
+    return {
+      type: "iteration",
+      iteration: this.iteration,
+      tool_name: toolName,
+      tool_args: args,
+      reasoning: this.reasoning,
+    };
+  }
+
+  private toolEnd(event: Of<"tool_execution_end">): SseFrame {
+    const text = outcomeText(event.result);
+    const args = this.toolArgs.get(event.toolCallId) ?? {};
+    return step({
+      ...this.iterationFields(event.toolName, args),
+      status: "done",
+      observation: event.isError ? null : text,
+      error: event.isError ? text : null,
+      iter_elapsed: round2(event.durationMs / 1000),
+    });
+  }
+
+  private answerStep(): SseFrame[] {
+    if (this.answerStepSent) return [];
+    this.answerStepSent = true;
+    return [step({ type: "answer", status: "start" })];
+  }
+
+  private runEnd(event: Of<"agent_end">): SseFrame[] {
+    const frames: SseFrame[] = [];
+    if (!this.answerStreamed && event.answer !== "") {
+      frames.push(
+        ...this.answerStep(),
+        answer({ status: "start" }),
+        answer({ status: "delta", content: event.answer }),
+        answer({ status: "done" }),
+      );
+    }
+    const done: Record<string, unknown> = {
+      answer: event.answer,
+      iterations: event.iterations,
+      elapsed: round2(event.elapsedMs / 1000),
+      usage: usageOf(event.usage),
+      stop_reason: event.stopReason,
+    };
+    if (event.errorMessage !== undefined) done.error = event.errorMessage;
+    frames.push({ event: "done", data: done });
+    return frames;
+  }
+}
+
+function step(data: Record<string, unknown>): SseFrame {
+  return { event: "step", data };
+}
+
+function answer(data: Record<string, unknown>): SseFrame {
+  return { event: "answer", data };
+}
+
+/** What the model thought before acting: its reasoning, and the text that came with tool calls. */
+function reasoningOf(message: AssistantMessage): string {
+  const hasCalls = message.content.some((part) => part.type === "toolCall");
+  const parts: string[] = [];
+  for (const part of message.content) {
+    if (part.type === "thinking" && !part.redacted && part.thinking) parts.push(part.thinking);
+    if (part.type === "text" && hasCalls && part.text) parts.push(part.text);
+  }
+  return parts.join("\n");
+}
+
+function outcomeText(outcome: ToolOutcome): string {
+  let text = "";
+  for (const part of outcome.content) if (part.type === "text") text += part.text;
+  return text;
+}
+
+function usageOf(usage: Usage) {
+  const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
+  return { prompt_tokens: prompt, completion_tokens: usage.output, total_tokens: usage.totalTokens };
+}
+
+function snakeCase(detail: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(detail))
+    out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
+  return out;
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}

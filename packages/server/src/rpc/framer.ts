@@ -1,0 +1,75 @@
+// Content-Length framing (the LSP / Copilot CLI wire format): `Content-Length: N\r\n`, optional
+// other headers, `\r\n`, then N bytes of UTF-8 JSON. The decoder takes bytes as they come (split
+// or batched anyhow) and never throws: a bad header is reported and skipped, so one broken frame
+// does not end the connection.
+
+const SEPARATOR = Buffer.from("\r\n\r\n");
+const MAX_HEADER_BYTES = 8_192;
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+export type Frame = { kind: "message"; text: string } | { kind: "error"; message: string };
+
+export function encodeFrame(message: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(message), "utf8");
+  return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, "ascii"), body]);
+}
+
+export class FrameDecoder {
+  private buffer: Buffer = Buffer.alloc(0);
+  /** Bytes of an oversized body still to be thrown away. */
+  private skipping = 0;
+
+  constructor(private readonly maxMessageBytes = MAX_MESSAGE_BYTES) {}
+
+  push(chunk: Buffer): Frame[] {
+    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const frames: Frame[] = [];
+    for (;;) {
+      if (this.skipping > 0) {
+        const dropped = Math.min(this.skipping, this.buffer.length);
+        this.skipping -= dropped;
+        this.buffer = this.buffer.subarray(dropped);
+        if (this.skipping > 0) break;
+      }
+      const end = this.buffer.indexOf(SEPARATOR);
+      if (end < 0) {
+        if (this.buffer.length > MAX_HEADER_BYTES) {
+          frames.push({ kind: "error", message: `no header end within ${MAX_HEADER_BYTES} bytes` });
+          this.buffer = Buffer.alloc(0);
+        }
+        break;
+      }
+      const length = contentLength(this.buffer.subarray(0, end).toString("latin1"));
+      const start = end + SEPARATOR.length;
+      if (length === undefined) {
+        frames.push({ kind: "error", message: "a frame header without a valid Content-Length" });
+        this.buffer = this.buffer.subarray(start);
+        continue;
+      }
+      if (length > this.maxMessageBytes) {
+        frames.push({
+          kind: "error",
+          message: `a ${length}-byte message is over the ${this.maxMessageBytes}-byte limit`,
+        });
+        this.buffer = this.buffer.subarray(start);
+        this.skipping = length;
+        continue;
+      }
+      if (this.buffer.length < start + length) break;
+      frames.push({ kind: "message", text: this.buffer.subarray(start, start + length).toString("utf8") });
+      this.buffer = this.buffer.subarray(start + length);
+    }
+    return frames;
+  }
+}
+
+function contentLength(header: string): number | undefined {
+  for (const line of header.split("\r\n")) {
+    const colon = line.indexOf(":");
+    if (colon < 0) continue;
+    if (line.slice(0, colon).trim().toLowerCase() !== "content-length") continue;
+    const value = line.slice(colon + 1).trim();
+    return /^\d+$/.test(value) ? Number(value) : undefined;
+  }
+  return undefined;
+}

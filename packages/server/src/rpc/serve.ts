@@ -1,0 +1,102 @@
+// JSON-RPC over stdio (one connection: this process's stdin/stdout, or any stream pair) or over
+// TCP (a connection per socket). Loopback by default; another host needs a token, which clients
+// send in `connect` (the Copilot SDK's connectionToken).
+
+import { createServer, type Server, type Socket } from "node:net";
+import type { Readable, Writable } from "node:stream";
+import { Engine } from "../engine/engine.js";
+import { checkBind } from "../http/auth.js";
+import type { EngineOptions } from "../types.js";
+import { CopilotConnection } from "./copilot-methods.js";
+import { JsonRpcPeer } from "./peer.js";
+
+export interface JsonRpcServeOptions {
+  engine: Engine | EngineOptions;
+  /** Serve one connection over stdio (true: process.stdin/stdout) instead of listening on TCP. */
+  stdio?: boolean | { input: Readable; output: Writable };
+  /** TCP port (default 0: any free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  token?: string;
+  /** A client called runtime.shutdown, or the stdio connection ended. */
+  onShutdown?: () => void;
+}
+
+export interface JsonRpcServer {
+  readonly engine: Engine;
+  /** The TCP port (undefined over stdio). */
+  readonly port: number | undefined;
+  readonly host: string | undefined;
+  /** Ends the connections (and the listener); the engine stays up unless `engine: true`. */
+  close(options?: { engine?: boolean }): Promise<void>;
+}
+
+/** Serves one JSON-RPC connection over a stream pair. */
+export function serveConnection(
+  engine: Engine,
+  input: Readable,
+  output: Writable,
+  options: { token?: string; onShutdown?: () => void } = {},
+): JsonRpcPeer {
+  let connection: CopilotConnection | undefined;
+  const peer = new JsonRpcPeer(input, output, (method) => connection?.handler(method));
+  connection = new CopilotConnection(engine, peer, options);
+  peer.onClose(() => connection?.closeAll());
+  return peer;
+}
+
+export async function serveJsonRpc(options: JsonRpcServeOptions): Promise<JsonRpcServer> {
+  const engine = options.engine instanceof Engine ? options.engine : new Engine(options.engine);
+  const connectionOptions = {
+    ...(options.token ? { token: options.token } : {}),
+    ...(options.onShutdown ? { onShutdown: options.onShutdown } : {}),
+  };
+  if (options.stdio) {
+    const { input, output } =
+      options.stdio === true
+        ? { input: process.stdin as Readable, output: process.stdout as Writable }
+        : options.stdio;
+    const peer = serveConnection(engine, input, output, connectionOptions);
+    if (options.onShutdown) peer.onClose(options.onShutdown);
+    return {
+      engine,
+      port: undefined,
+      host: undefined,
+      close: async (closeOptions = {}) => {
+        peer.close();
+        if (closeOptions.engine) await engine.shutdown();
+      },
+    };
+  }
+  const host = options.host ?? "127.0.0.1";
+  checkBind(host, options.token, "tern serve --rpc-port");
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    // Small frames go out at once (Nagle would hold them for the peer's delayed ACK).
+    socket.setNoDelay(true);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    serveConnection(engine, socket, socket, connectionOptions);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
+  return {
+    engine,
+    port,
+    host,
+    close: async (closeOptions = {}) => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (closeOptions.engine) await engine.shutdown();
+    },
+  };
+}

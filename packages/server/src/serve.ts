@@ -1,0 +1,62 @@
+// `tern serve` in one call: one engine behind any of HTTP + SSE (--port), JSON-RPC over TCP
+// (--rpc-port) and JSON-RPC over stdio (--stdio).
+
+import { Engine } from "./engine/engine.js";
+import { type HttpServer, startServer } from "./http/server.js";
+import { type JsonRpcServer, serveJsonRpc } from "./rpc/serve.js";
+import type { EngineOptions } from "./types.js";
+
+export interface ServeOptions {
+  engine: Engine | EngineOptions;
+  /** HTTP + SSE port. */
+  port?: number;
+  /** JSON-RPC TCP port. */
+  rpcPort?: number;
+  /** JSON-RPC over this process's stdin/stdout. */
+  stdio?: boolean;
+  /** Bind address of the TCP listeners. Default 127.0.0.1. */
+  host?: string;
+  /** Required when `host` is not loopback. */
+  token?: string;
+  /** Called once when a stdio client shuts the server down or its stdin ends. */
+  onShutdown?: () => void;
+}
+
+export interface Served {
+  engine: Engine;
+  http?: HttpServer;
+  rpc?: JsonRpcServer;
+  stdio?: JsonRpcServer;
+  /** Stops every listener and closes the open sessions. */
+  close(): Promise<void>;
+}
+
+export async function serve(options: ServeOptions): Promise<Served> {
+  const engine = options.engine instanceof Engine ? options.engine : new Engine(options.engine);
+  const shared = {
+    engine,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+  };
+  const served: Served = {
+    engine,
+    close: async () => {
+      await Promise.all([served.http?.close(), served.rpc?.close(), served.stdio?.close()]);
+      await engine.shutdown();
+    },
+  };
+  try {
+    if (options.port !== undefined) served.http = await startServer({ ...shared, port: options.port });
+    if (options.rpcPort !== undefined) served.rpc = await serveJsonRpc({ ...shared, port: options.rpcPort });
+    if (options.stdio)
+      served.stdio = await serveJsonRpc({
+        engine,
+        stdio: true,
+        ...(options.onShutdown ? { onShutdown: options.onShutdown } : {}),
+      });
+  } catch (error) {
+    await served.close();
+    throw error;
+  }
+  return served;
+}

@@ -1,0 +1,111 @@
+// JSON-RPC on a raw TCP socket: frames split anyhow, malformed frames, bad JSON, invalid
+// requests and unknown methods get JSON-RPC errors, and the connection (and server) go on.
+import { connect, type Socket } from "node:net";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { encodeFrame, FrameDecoder } from "../src/rpc/framer.js";
+import { type JsonRpcServer, serveJsonRpc } from "../src/rpc/serve.js";
+import { type TestEngine, testEngine } from "./support/engine.js";
+
+let env: TestEngine;
+let server: JsonRpcServer;
+let socket: Socket;
+let received: Record<string, unknown>[];
+let waiters: (() => void)[];
+
+beforeEach(async () => {
+  env = testEngine();
+  server = await serveJsonRpc({ engine: env.engine, port: 0 });
+  socket = connect(server.port!, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  received = [];
+  waiters = [];
+  const decoder = new FrameDecoder();
+  socket.on("data", (chunk) => {
+    for (const frame of decoder.push(chunk)) {
+      if (frame.kind === "message") received.push(JSON.parse(frame.text));
+      for (const wake of waiters.splice(0)) wake();
+    }
+  });
+});
+
+afterEach(async () => {
+  socket.destroy();
+  await server.close();
+  await env.close();
+});
+
+async function nextMessages(count: number): Promise<Record<string, unknown>[]> {
+  while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+  return received.splice(0, count);
+}
+
+function send(bytes: string | Buffer): void {
+  socket.write(bytes);
+}
+
+describe("JSON-RPC framing and errors", () => {
+  it("answers a request split over many writes and several requests in one write", async () => {
+    const frame = encodeFrame({ jsonrpc: "2.0", id: 1, method: "ping", params: { message: "héllo" } });
+    for (let i = 0; i < frame.length; i += 3) send(frame.subarray(i, i + 3));
+    const [pong] = await nextMessages(1);
+    expect(pong).toMatchObject({ jsonrpc: "2.0", id: 1, result: { message: "héllo", protocolVersion: 3 } });
+    send(
+      Buffer.concat([
+        encodeFrame({ jsonrpc: "2.0", id: 2, method: "status.get" }),
+        encodeFrame({ jsonrpc: "2.0", id: 3, method: "connect", params: {} }),
+      ]),
+    );
+    const answers = await nextMessages(2);
+    expect(answers.map((a) => a.id).sort()).toEqual([2, 3]);
+    expect(answers.find((a) => a.id === 3)).toMatchObject({ result: { protocolVersion: 3 } });
+  });
+
+  it("gives JSON-RPC errors for broken frames, bad JSON, invalid requests and unknown methods", async () => {
+    send("Content-Length: 9\r\n\r\n{not json");
+    send("X-Nothing: 1\r\n\r\n");
+    send(encodeFrame({ jsonrpc: "2.0", id: 4, method: "no.such.method" }));
+    send(encodeFrame({ jsonrpc: "2.0", id: 5 }));
+    send(
+      encodeFrame({
+        jsonrpc: "2.0",
+        id: 6,
+        method: "session.send",
+        params: { sessionId: "nope", prompt: "hi" },
+      }),
+    );
+    send(encodeFrame({ jsonrpc: "2.0", id: 7, method: "session.send", params: { prompt: 42 } }));
+    send(encodeFrame([]));
+    send(encodeFrame({ jsonrpc: "2.0", method: "no.such.notification" }));
+    const errors = await nextMessages(7);
+    const byId = (id: unknown) =>
+      errors.filter((e) => e.id === id).map((e) => (e.error as { code: number }).code);
+    expect(byId(null).sort()).toEqual([-32700, -32600, -32600].sort());
+    expect(byId(4)).toEqual([-32601]);
+    expect(byId(5)).toEqual([-32600]);
+    expect(byId(6)).toEqual([-32001]);
+    expect(byId(7)).toEqual([-32602]);
+    // Still serving on the same connection.
+    send(encodeFrame({ jsonrpc: "2.0", id: 8, method: "ping" }));
+    expect((await nextMessages(1))[0]).toMatchObject({ id: 8, result: { message: "pong" } });
+  });
+
+  it("answers a batch with an array, and skips an oversized frame's body", async () => {
+    send(
+      encodeFrame([
+        { jsonrpc: "2.0", id: "a", method: "ping" },
+        { jsonrpc: "2.0", id: "b", method: "nope" },
+        { jsonrpc: "2.0", method: "ping" },
+      ]),
+    );
+    const [batch] = await nextMessages(1);
+    expect(Array.isArray(batch)).toBe(true);
+    expect((batch as unknown as { id: string }[]).map((r) => r.id).sort()).toEqual(["a", "b"]);
+
+    const small = new FrameDecoder(10);
+    const frames = small.push(Buffer.concat([encodeFrame({ too: "long a message" }), encodeFrame(1)]));
+    expect(frames).toEqual([
+      { kind: "error", message: expect.stringContaining("over the 10-byte limit") },
+      { kind: "message", text: "1" },
+    ]);
+  });
+});

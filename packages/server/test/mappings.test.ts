@@ -1,0 +1,202 @@
+// The two protocol mappings on hand-written canonical events: the channels a plain run does not
+// reach (phase, compact, inject, task_complete, compaction, errors, aborts), written out literally.
+import type { AgentEvent } from "@tern/agent";
+import { emptyUsage } from "@tern/ai";
+import { describe, expect, it } from "vitest";
+import { CopilotMapper } from "../src/mappings/copilot-events.js";
+import { FimMapper } from "../src/mappings/fim-sse.js";
+import type { ServerEvent } from "../src/types.js";
+
+const usage = { ...emptyUsage(), input: 10, cacheRead: 5, output: 7, totalTokens: 22 };
+
+const run: ServerEvent[] = [
+  { type: "agent_start", runId: "r1", timestamp: 0 },
+  { type: "phase", phase: "selecting_tools", detail: { totalTools: 14 } },
+  { type: "turn_start", turn: 1, timestamp: 0 },
+  { type: "compaction_start", reason: "threshold", tokensBefore: 900, messagesBefore: 12 },
+  {
+    type: "compaction_end",
+    reason: "threshold",
+    tokensBefore: 900,
+    tokensAfter: 300,
+    messagesBefore: 12,
+    messagesKept: 4,
+  },
+  { type: "inject", kind: "reflection", content: "Step back and check your plan." },
+  { type: "message_end", message: { role: "user", content: "Step back and check your plan.", timestamp: 0 } },
+  { type: "inject", kind: "steering", content: "use the cache" },
+  { type: "message_end", message: { role: "user", content: "use the cache", timestamp: 0 } },
+  { type: "task_complete", summary: "all done" },
+  {
+    type: "agent_end",
+    messages: [],
+    answer: "partial",
+    usage,
+    iterations: 1,
+    elapsedMs: 1234,
+    stopReason: "aborted",
+  },
+];
+
+describe("FIM One SSE mapping", () => {
+  it("maps phase, compaction, injections and an aborted run's end", () => {
+    const mapper = new FimMapper();
+    expect(run.flatMap((event) => mapper.map(event))).toEqual([
+      { event: "phase", data: { phase: "selecting_tools", total_tools: 14 } },
+      { event: "step", data: { type: "thinking", status: "start", iteration: 1 } },
+      { event: "compact", data: { original_messages: 12, kept_messages: 4 } },
+      {
+        event: "inject",
+        data: { type: "inject", content: "Step back and check your plan.", kind: "reflection" },
+      },
+      { event: "inject", data: { type: "inject", content: "use the cache", kind: "steering" } },
+      { event: "step", data: { type: "answer", status: "start" } },
+      { event: "answer", data: { status: "start" } },
+      { event: "answer", data: { status: "delta", content: "partial" } },
+      { event: "answer", data: { status: "done" } },
+      {
+        event: "done",
+        data: {
+          answer: "partial",
+          iterations: 1,
+          elapsed: 1.23,
+          usage: { prompt_tokens: 15, completion_tokens: 7, total_tokens: 22 },
+          stop_reason: "aborted",
+        },
+      },
+    ]);
+  });
+
+  it("streams a synthesised answer once, and reports a failed tool as error", () => {
+    const mapper = new FimMapper();
+    const events: AgentEvent[] = [
+      { type: "agent_start", runId: "r", timestamp: 0 },
+      { type: "turn_start", turn: 1, timestamp: 0 },
+      { type: "tool_execution_start", toolCallId: "c1", toolName: "read", args: { path: "a" } },
+      {
+        type: "tool_execution_end",
+        toolCallId: "c1",
+        toolName: "read",
+        result: { content: [{ type: "text", text: "ENOENT" }], isError: true, terminate: false },
+        isError: true,
+        durationMs: 1500,
+      },
+      { type: "answer_start" },
+      { type: "answer_delta", delta: "No " },
+      { type: "answer_delta", delta: "file." },
+      { type: "answer_end", answer: "No file." },
+      {
+        type: "agent_end",
+        messages: [],
+        answer: "No file.",
+        usage,
+        iterations: 1,
+        elapsedMs: 10,
+        stopReason: "stop",
+      },
+    ];
+    const frames = events.flatMap((event) => mapper.map(event));
+    expect(frames.map((f) => `${f.event}:${f.data.status ?? ""}`)).toEqual([
+      "step:start",
+      "step:start",
+      "step:done",
+      "step:start",
+      "answer:start",
+      "answer:delta",
+      "answer:delta",
+      "answer:done",
+      "done:",
+    ]);
+    expect(frames[2]!.data).toEqual({
+      type: "iteration",
+      status: "done",
+      iteration: 1,
+      tool_name: "read",
+      tool_args: { path: "a" },
+      reasoning: "",
+      observation: null,
+      error: "ENOENT",
+      iter_elapsed: 1.5,
+    });
+  });
+});
+
+describe("Copilot event mapping", () => {
+  it("maps the same run to Copilot events", () => {
+    const mapper = new CopilotMapper("s1");
+    expect(run.flatMap((event) => mapper.map(event))).toEqual([
+      { type: "assistant.intent", data: { intent: "selecting_tools" }, ephemeral: true },
+      { type: "session.compaction_start", data: { conversationTokens: 900 } },
+      {
+        type: "session.compaction_complete",
+        data: {
+          success: true,
+          preCompactionTokens: 900,
+          postCompactionTokens: 300,
+          preCompactionMessagesLength: 12,
+          messagesRemoved: 8,
+        },
+      },
+      {
+        type: "system.message",
+        data: { role: "system", name: "tern.reflection", content: "Step back and check your plan." },
+      },
+      { type: "user.message", data: { content: "use the cache", delivery: "steering" } },
+      { type: "session.task_complete", data: { summary: "all done", success: true } },
+      { type: "abort", data: { reason: "user_initiated" } },
+    ]);
+  });
+
+  it("gives every model call a turn pair and a synthesised answer its own message", () => {
+    const mapper = new CopilotMapper("s1");
+    const events: ServerEvent[] = [
+      {
+        type: "model_call_start",
+        callId: "k1",
+        purpose: "synthesis",
+        model: "m",
+        provider: "p",
+        timestamp: 0,
+      },
+      { type: "answer_start" },
+      { type: "answer_delta", delta: "Hi" },
+      { type: "answer_end", answer: "Hi" },
+      {
+        type: "model_call_end",
+        callId: "k1",
+        purpose: "synthesis",
+        model: "m",
+        provider: "p",
+        usage,
+        durationMs: 40,
+        stopReason: "stop",
+      },
+      { type: "idle", aborted: false },
+    ];
+    expect(events.flatMap((event) => mapper.map(event))).toEqual([
+      { type: "assistant.turn_start", data: { turnId: "k1", model: "m" } },
+      {
+        type: "assistant.message_delta",
+        data: { messageId: "k1-answer-1", deltaContent: "Hi" },
+        ephemeral: true,
+      },
+      { type: "assistant.message", data: { messageId: "k1-answer-1", content: "Hi", toolRequests: [] } },
+      {
+        type: "assistant.usage",
+        data: {
+          model: "m",
+          apiCallId: "k1",
+          inputTokens: 10,
+          outputTokens: 7,
+          cacheReadTokens: 5,
+          cacheWriteTokens: 0,
+          cost: 0,
+          duration: 40,
+        },
+        ephemeral: true,
+      },
+      { type: "assistant.turn_end", data: { turnId: "k1", model: "m" } },
+      { type: "session.idle", data: { aborted: false }, ephemeral: true },
+    ]);
+  });
+});
