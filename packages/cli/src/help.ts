@@ -30,6 +30,7 @@ Usage:
   tern sessions ls|show|resume|fork|export
   tern models                  models tern knows (built-in and from your config)
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
+  tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
 
 Options: tern <command> --help.   Version: tern --version
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
