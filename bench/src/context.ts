@@ -13,7 +13,13 @@ import {
   contextGuard,
   estimateContext,
 } from "@tern/agent";
-import { type AssistantMessage, createFaux, fauxToolCall, type ToolResultMessage } from "@tern/ai";
+import {
+  type AssistantMessage,
+  createFaux,
+  emptyUsage,
+  fauxToolCall,
+  type ToolResultMessage,
+} from "@tern/ai";
 import { measure, round } from "./measure.js";
 
 type Row = Record<string, string | number>;
@@ -57,14 +63,7 @@ function transcript(tokens: number): AgentMessage[] {
       api: "faux",
       provider: "faux",
       model: "bench",
-      usage: {
-        input: 0,
-        output: 0,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 0,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
+      usage: emptyUsage(),
       stopReason: "toolUse",
       timestamp: i,
     };
