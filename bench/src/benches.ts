@@ -1,6 +1,11 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
 import { providerParseBench } from "./provider-parse.js";
 import { sessionBench } from "./session.js";
+import { concurrencyBench } from "./workloads/concurrency.js";
+import { latencyBench } from "./workloads/latency.js";
+import { loopBench } from "./workloads/loop.js";
+import { manyToolsBench } from "./workloads/many-tools.js";
+import { versionsBench } from "./workloads/versions.js";
 
 export type Rows = Record<string, string | number>[];
 
@@ -13,4 +18,13 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "agent-loop": { title: "agent loop overhead (faux provider, zero delay)", run: agentLoopBench },
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
   session: { title: "session appends and load (10,000 entries)", run: sessionBench },
+  // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
+  "peers-versions": { title: "peers: versions measured", run: versionsBench },
+  "peers-loop": { title: "peers 1: loop overhead (20 tool turns + answer per run)", run: loopBench },
+  "peers-latency": { title: "peers 2: streaming latency (2,000 chunks)", run: latencyBench },
+  "peers-tools": { title: "peers 3: many tools (40 tools, 6-turn task)", run: manyToolsBench },
+  "peers-concurrency": {
+    title: "peers 4: concurrency (1,000 sessions, paced server)",
+    run: concurrencyBench,
+  },
 };

@@ -15,7 +15,7 @@ function body(path) {
     const lines = text.split("\n").filter((line) => line.trim() !== "");
     const typed = !path.startsWith("openai-completions/");
     const events = lines.map(
-      (line) => (typed ? `event: ${JSON.parse(line).type}\n` : "") + `data: ${line}\n\n`,
+      (line) => `${typed ? `event: ${JSON.parse(line).type}\n` : ""}data: ${line}\n\n`,
     );
     bytes = Buffer.from(events.join("") + (typed ? "" : "data: [DONE]\n\n"));
   }

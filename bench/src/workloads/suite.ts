@@ -1,0 +1,156 @@
+// Runs a workload's phases for every runtime against one server, then checks the server's
+// counts: every run completed, nothing rejected, and the same tool-result digest as every other
+// runtime in the phase (same run ids, same results, so the same work). A runtime that fails a
+// check is reported as such, with the reason printed and kept in the notes row.
+
+import { RUNTIMES, type RuntimeId } from "../peers/runtimes.js";
+import type { WorkloadId } from "../peers/script.js";
+import {
+  type BenchServer,
+  type Metrics,
+  progress,
+  runWorker,
+  startServer,
+  type WorkerOutcome,
+} from "./harness.js";
+import type { MetricRow } from "./table.js";
+
+export interface PhaseSpec {
+  phase: string;
+  /** Runs the server must see completed (warm-up included). */
+  expectedRuns: number;
+  timeoutMs: number;
+}
+
+export type Outcomes = Partial<Record<RuntimeId, Record<string, WorkerOutcome>>>;
+
+export async function runSuite(
+  workload: WorkloadId,
+  runtimes: RuntimeId[],
+  phases: PhaseSpec[],
+  between?: (server: BenchServer) => Promise<void>,
+): Promise<Outcomes> {
+  const server = await startServer();
+  const outcomes: Outcomes = {};
+  try {
+    for (const id of runtimes) {
+      outcomes[id] = {};
+      for (const spec of phases) {
+        const started = Date.now();
+        const outcome = await runWorker(server, { workload, runtime: id, phase: spec.phase }, spec.timeoutMs);
+        outcomes[id][spec.phase] = check(outcome, spec);
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const result = outcomes[id][spec.phase]!;
+        progress(
+          `${workload}/${spec.phase} ${RUNTIMES[id].label}: ${result.ok ? "ok" : `${result.status}: ${result.error}`} (${seconds} s)`,
+        );
+        await between?.(server);
+      }
+    }
+  } finally {
+    server.close();
+  }
+  for (const spec of phases) sameWork(outcomes, runtimes, spec.phase);
+  return outcomes;
+}
+
+function check(outcome: WorkerOutcome, spec: PhaseSpec): WorkerOutcome {
+  if (!outcome.ok) return outcome;
+  const { report } = outcome;
+  if (report.rejected > 0)
+    return {
+      ok: false,
+      status: "failed",
+      error: `server rejected ${report.rejected}: ${report.rejectSamples[0]}`,
+      report,
+    };
+  if (report.completedRuns !== spec.expectedRuns)
+    return {
+      ok: false,
+      status: "failed",
+      error: `${report.completedRuns}/${spec.expectedRuns} runs completed`,
+      report,
+    };
+  return outcome;
+}
+
+/** Every runtime in a phase must have the digest most runtimes have (the baseline's when it has one). */
+function sameWork(outcomes: Outcomes, runtimes: RuntimeId[], phase: string): void {
+  const digests = runtimes
+    .map((id) => outcomes[id]?.[phase])
+    .filter((o) => o?.ok)
+    .map((o) => o!.report!.digest);
+  const base = outcomes.baseline?.[phase];
+  const reference = base?.ok ? base.report.digest : mostCommon(digests);
+  for (const id of runtimes) {
+    const outcome = outcomes[id]?.[phase];
+    if (outcome?.ok && outcome.report.digest !== reference)
+      outcomes[id]![phase] = {
+        ok: false,
+        status: "failed",
+        error: `tool results differ from the other runtimes (digest ${outcome.report.digest} vs ${reference})`,
+        report: outcome.report,
+      };
+  }
+}
+
+function mostCommon(values: string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
+/** A metric of one phase for every runtime that completed it; failed runtimes show their status. */
+export function metricOf(
+  outcomes: Outcomes,
+  runtimes: RuntimeId[],
+  phase: string,
+  pick: (metrics: Metrics, outcome: WorkerOutcome & { ok: true }) => number | string | undefined,
+): MetricRow["values"] {
+  const values: MetricRow["values"] = {};
+  for (const id of runtimes) {
+    const outcome = outcomes[id]?.[phase];
+    values[id] = !outcome ? "n/a" : outcome.ok ? pick(outcome.metrics, outcome) : outcome.status;
+  }
+  return values;
+}
+
+/** "ok" per runtime, or the first failing phase's status; plus a notes row when anything failed. */
+export function statusRows(outcomes: Outcomes, runtimes: RuntimeId[]): MetricRow[] {
+  const status: MetricRow["values"] = {};
+  const notes: MetricRow["values"] = {};
+  let anyNote = false;
+  for (const id of runtimes) {
+    const failed = Object.entries(outcomes[id] ?? {}).find(([, o]) => !o.ok);
+    status[id] = failed ? (failed[1] as { status: string }).status : "ok";
+    if (failed) {
+      anyNote = true;
+      notes[id] = `${failed[0]}: ${(failed[1] as { error: string }).error}`.slice(0, 60);
+    }
+  }
+  const warned: MetricRow["values"] = {};
+  let anyWarning = false;
+  for (const id of runtimes) {
+    const counts = new Map<string, number>();
+    for (const outcome of Object.values(outcomes[id] ?? {}))
+      for (const part of outcome.ok ? String(outcome.metrics.warnings ?? "").split(", ") : []) {
+        const match = part.match(/^(.*) x(\d+)$/);
+        if (match) counts.set(match[1]!, (counts.get(match[1]!) ?? 0) + Number(match[2]));
+      }
+    warned[id] = [...counts].map(([name, count]) => `${name} x${count}`).join(", ") || "-";
+    if (counts.size > 0) anyWarning = true;
+  }
+  const rows: MetricRow[] = [{ metric: "status", values: status, noRatio: true }];
+  if (anyWarning) rows.push({ metric: "process warnings (all phases)", values: warned, noRatio: true });
+  if (anyNote) rows.push({ metric: "why (see log above)", values: notes, noRatio: true });
+  return rows;
+}
+
+/** The workload's runtimes, narrowed by BENCH_RUNTIMES=baseline,tern,... (the baseline is always kept). */
+export function selectedRuntimes(all: RuntimeId[]): RuntimeId[] {
+  const wanted = process.env.BENCH_RUNTIMES?.split(",").map((s) => s.trim());
+  if (!wanted) return all;
+  return all.filter((id) => id === "baseline" || wanted.includes(id));
+}
+
+export { startServer };
