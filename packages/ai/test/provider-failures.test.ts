@@ -286,3 +286,32 @@ describe("openai-completions failures through stream()", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe("a long-lived signal", () => {
+  it("carries no listener per call once the call is over", async () => {
+    const controller = new AbortController();
+    const signal = controller.signal;
+    let listening = 0;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<AbortSignal["addEventListener"]>) => {
+      listening++;
+      return add(...args);
+    }) as AbortSignal["addEventListener"];
+    signal.removeEventListener = ((...args: Parameters<AbortSignal["removeEventListener"]>) => {
+      listening--;
+      return remove(...args);
+    }) as AbortSignal["removeEventListener"];
+    server = await startLoopbackServer([
+      { kind: "sse", body: okStream },
+      { kind: "sse", body: okStream },
+      { kind: "sse", body: okStream },
+    ]);
+    for (let i = 0; i < 3; i++) {
+      const message = await stream(testModel(server.baseUrl), context, { apiKey: "k", signal }).result();
+      expect(message.stopReason).toBe("stop");
+    }
+    await new Promise((resolve) => setImmediate(resolve)); // the call's own clean-up runs after its result
+    expect(listening).toBe(0);
+  });
+});

@@ -61,7 +61,6 @@ export function toolSelection(options: ToolSelectionOptions = {}): LoopPolicy {
           if (options.requestTools === false || hidden.size === 0) return visible;
           requestTool ??= requestToolsTool(
             tools.filter((tool) => hidden.has(tool.name)),
-            lineChars,
             loaded,
           );
           return [...visible, requestTool];
@@ -155,15 +154,13 @@ function visibleCalls(run: PolicyRun, model: Model) {
   };
 }
 
-function requestToolsTool(
-  hidden: readonly AnyAgentTool[],
-  lineChars: number,
-  loaded: (names: string[]) => void,
-): AnyAgentTool {
+function requestToolsTool(hidden: readonly AnyAgentTool[], loaded: (names: string[]) => void): AnyAgentTool {
   const names = new Set(hidden.map((tool) => tool.name));
   return {
     name: REQUEST_TOOLS_TOOL,
-    description: `Load more tools for this task; they can be called from your next step. Tools not loaded yet:\n${catalog(hidden, lineChars)}`,
+    // Names only: this description goes out with every turn, so a full catalog would cost more
+    // prompt tokens than the selection saved.
+    description: `Load more tools for this task; they can be called from your next step. Tools not loaded yet: ${[...names].join(", ")}.`,
     parameters: {
       type: "object",
       properties: {

@@ -21,12 +21,22 @@ export function defineProvider(run: ProviderRun): StreamFunction {
   return (model, context, options) => {
     const out = new AssistantMessageEventStream();
     const builder = new AssistantMessageBuilder(model, out);
+    // Vendor clients add an abort listener to the signal they get and never remove it. A run's
+    // signal outlives many calls, so each call gets its own signal, linked for its duration only.
+    const outer = options.signal;
+    const call = new AbortController();
+    const forward = () => call.abort(outer?.reason);
+    if (outer?.aborted) forward();
+    else outer?.addEventListener("abort", forward, { once: true });
+    const callOptions = outer ? { ...options, signal: call.signal } : options;
     const start = async () => {
-      const apiKey = await resolveApiKey(model, options);
+      const apiKey = await resolveApiKey(model, callOptions);
       if (!apiKey) return builder.fail({ kind: "auth", message: missingKeyMessage(model) });
-      return run({ model, context, options, apiKey, builder });
+      return run({ model, context, options: callOptions, apiKey, builder });
     };
-    start().catch((error: unknown) => builder.fail(classifyError(error, options.signal)));
+    start()
+      .catch((error: unknown) => builder.fail(classifyError(error, callOptions.signal)))
+      .finally(() => outer?.removeEventListener("abort", forward));
     return out;
   };
 }
