@@ -48,6 +48,11 @@ const report = {
     tern: versionOf("@tern/ai"),
     openai: versionOf("openai"),
     "@anthropic-ai/sdk": versionOf("@anthropic-ai/sdk"),
+    "@mariozechner/pi-agent-core": versionOf("@mariozechner/pi-agent-core"),
+    "@mariozechner/pi-ai": versionOf("@mariozechner/pi-ai"),
+    ai: versionOf("ai"),
+    "@ai-sdk/openai-compatible": versionOf("@ai-sdk/openai-compatible"),
+    "@openai/agents": versionOf("@openai/agents"),
   },
   results,
 };
