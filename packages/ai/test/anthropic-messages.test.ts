@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamAnthropicMessages } from "../src/providers/anthropic-messages.js";
 import { sanitizeToolId } from "../src/providers/anthropic-messages-request.js";
-import type { AssistantEvent, AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
+import type { AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
+import { collect, hello, tokens } from "./support/provider-harness.js";
 import { fixtureLines, type LoopbackServer, startLoopbackServer, typedSse } from "./support/sse-server.js";
 
 const DIR = "anthropic-messages/";
@@ -29,14 +30,8 @@ function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
   };
 }
 
-const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-
-async function run(m: Model, context: Context = hello, options: StreamOptions = { apiKey: "sk-ant-test" }) {
-  const events: AssistantEvent[] = [];
-  const s = streamAnthropicMessages(m, context, options);
-  for await (const event of s) events.push(event);
-  return { events, message: await s.result() };
-}
+const run = (m: Model, context: Context = hello, options: StreamOptions = { apiKey: "sk-ant-test" }) =>
+  collect(streamAnthropicMessages, m, context, options);
 
 async function serve(body: string, extra: { chunks?: number[]; cutAfter?: number; delayMs?: number } = {}) {
   server = await startLoopbackServer([{ kind: "sse", body, ...extra }]);
@@ -45,11 +40,6 @@ async function serve(body: string, extra: { chunks?: number[]; cutAfter?: number
 
 function fixture(name: string): string {
   return typedSse(fixtureLines(`${DIR}${name}.chunks.txt`));
-}
-
-function tokens(message: AssistantMessage) {
-  const { cost: _cost, ...counts } = message.usage;
-  return counts;
 }
 
 /** SSE with `event:` lines from plain event objects. */

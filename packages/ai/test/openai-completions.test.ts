@@ -2,14 +2,8 @@ import { readdirSync } from "node:fs";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../src/providers/openai-completions.js";
-import type {
-  AssistantContent,
-  AssistantEvent,
-  AssistantMessage,
-  Context,
-  Model,
-  StreamOptions,
-} from "../src/types.js";
+import type { AssistantContent, AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
+import { collect } from "./support/provider-harness.js";
 import {
   completionsSse,
   fixtureLines,
@@ -45,10 +39,7 @@ async function run(
   context: Context = ask,
   options: StreamOptions = { apiKey: "test-key" },
 ): Promise<AssistantMessage> {
-  const events: AssistantEvent[] = [];
-  const stream = streamOpenAICompletions(model, context, options);
-  for await (const event of stream) events.push(event);
-  const message = await stream.result();
+  const { events, message } = await collect(streamOpenAICompletions, model, context, options);
   expect(events[0]?.type).toBe("start");
   expect(["done", "error"]).toContain(events.at(-1)?.type);
   // Deltas add up to the final content, block by block.

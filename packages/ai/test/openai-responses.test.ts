@@ -1,14 +1,8 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamOpenAIResponses } from "../src/providers/openai-responses.js";
-import type {
-  AssistantEvent,
-  AssistantMessage,
-  Context,
-  Model,
-  StreamOptions,
-  ThinkingContent,
-} from "../src/types.js";
+import type { Context, Model, StreamOptions, ThinkingContent } from "../src/types.js";
+import { collect, hello, tokens } from "./support/provider-harness.js";
 import { fixtureLines, type LoopbackServer, startLoopbackServer, typedSse } from "./support/sse-server.js";
 
 const DIR = "openai-responses/";
@@ -34,24 +28,13 @@ function model(baseUrl: string, overrides: Partial<Model> = {}): Model {
   };
 }
 
-const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
-
-async function run(m: Model, context: Context = hello, options: StreamOptions = { apiKey: "sk-test" }) {
-  const events: AssistantEvent[] = [];
-  const s = streamOpenAIResponses(m, context, options);
-  for await (const event of s) events.push(event);
-  return { events, message: await s.result() };
-}
+const run = (m: Model, context: Context = hello, options: StreamOptions = { apiKey: "sk-test" }) =>
+  collect(streamOpenAIResponses, m, context, options);
 
 /** Serves one SSE body and runs the provider against it. */
 async function serve(body: string, extra: { chunks?: number[]; cutAfter?: number; delayMs?: number } = {}) {
   server = await startLoopbackServer([{ kind: "sse", body, ...extra }]);
   return run(model(server.baseUrl));
-}
-
-function tokens(message: AssistantMessage) {
-  const { cost: _cost, ...counts } = message.usage;
-  return counts;
 }
 
 /** The encrypted-content capture holds four responses; each starts with response.created. */
