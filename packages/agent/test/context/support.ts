@@ -1,6 +1,13 @@
 // Transcript builders and checks for the context-guard tests. The protocol check is written here,
 // independently of the code under test.
-import type { AssistantMessage, FauxRequest, Message, ToolResultMessage, UserMessage } from "@tern/ai";
+import {
+  type AssistantMessage,
+  emptyUsage,
+  type FauxRequest,
+  type Message,
+  type ToolResultMessage,
+  type UserMessage,
+} from "@tern/ai";
 import type { AgentEvent, AgentMessage } from "../../src/index.js";
 
 export function user(text: string, pinned = false): UserMessage {
@@ -23,14 +30,7 @@ export function assistant(
     api: "faux",
     provider: "faux",
     model: "m",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: calls.length > 0 ? "toolUse" : "stop",
     timestamp: 1,
   };

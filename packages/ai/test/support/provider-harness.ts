@@ -1,5 +1,6 @@
 // What the provider conformance tests share: a run that keeps every event, a one-message context,
-// and the usage counts without cost.
+// the usage counts without cost, and the re-chunking property.
+import fc from "fast-check";
 import type {
   AssistantEvent,
   AssistantMessage,
@@ -8,6 +9,7 @@ import type {
   StreamFunction,
   StreamOptions,
 } from "../../src/types.js";
+import type { LoopbackServer } from "./sse-server.js";
 
 export const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 
@@ -22,4 +24,27 @@ export async function collect(fn: StreamFunction, model: Model, context: Context
 export function tokens(message: AssistantMessage) {
   const { cost: _cost, ...counts } = message.usage;
   return counts;
+}
+
+/**
+ * Serves `body` split at random byte offsets (fast-check picks them) and checks each split with
+ * `check`: a provider must assemble the same message whatever the network's chunking.
+ */
+export async function atAnyByteBoundaries(
+  server: LoopbackServer,
+  body: string,
+  check: () => Promise<void>,
+  numRuns = 15,
+): Promise<void> {
+  const size = Buffer.byteLength(body);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.uniqueArray(fc.integer({ min: 1, max: size - 1 }), { minLength: 1, maxLength: 40 }),
+      async (chunks) => {
+        server.push({ kind: "sse", body, chunks });
+        await check();
+      },
+    ),
+    { numRuns },
+  );
 }
