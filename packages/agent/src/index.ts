@@ -9,6 +9,7 @@ export {
 } from "./agent.js";
 export * from "./context/index.js";
 export { defineTool } from "./define-tool.js";
+export { type ContextUpdateData, contextUpdateData } from "./event-data.js";
 export { AgentEventStream } from "./event-stream.js";
 export { globMatcher } from "./glob.js";
 export {

@@ -2,7 +2,7 @@
 // compaction entry when the loop replaces its context, model and thinking-level changes, the
 // persisted event log, and a flush at each turn's end. Works as an Agent listener or as the sink
 // of runAgentLoop / a for-await over agentLoop.
-import type { AgentEvent, AgentMessage } from "@tern/agent";
+import { type AgentEvent, type AgentMessage, contextUpdateData } from "@tern/agent";
 import { estimateMessageTokens, type Message, type ThinkingLevel } from "@tern/ai";
 import { isEphemeralEvent } from "./event-log.js";
 import type { Session } from "./session.js";
@@ -75,7 +75,7 @@ export class SessionRecorder {
         break;
       case "context_update":
         this.recordContextUpdate(event);
-        this.log(sanitizeContextUpdate(event));
+        this.log(contextUpdateData(event) as PersistedEvent);
         return false;
     }
     this.log(event);
@@ -175,17 +175,6 @@ export function recordReplacement(
       messages: next as Message[],
     });
   }
-}
-
-/** context_update carries live tools (functions, schemas) and a Model (possibly with headers): keep names. */
-function sanitizeContextUpdate(event: ContextUpdate): PersistedEvent {
-  const out: PersistedEvent = { type: "context_update" };
-  if (event.messages) out.messages = event.messages;
-  if (event.model) out.model = { provider: event.model.provider, id: event.model.id };
-  if (event.thinkingLevel) out.thinkingLevel = event.thinkingLevel;
-  if (event.systemPrompt !== undefined) out.systemPrompt = event.systemPrompt;
-  if (event.tools) out.tools = event.tools.map((tool) => tool.name);
-  return out;
 }
 
 function same(a: unknown, b: unknown): boolean {

@@ -5,7 +5,7 @@
 // - context_update names tools instead of carrying their functions and schemas, and gives the
 //   model as provider and id (a Model may carry headers with secrets);
 // - errors thrown while serialising never break the stream: the event becomes a short error line.
-import type { AgentEvent } from "@tern/agent";
+import { type AgentEvent, contextUpdateData } from "@tern/agent";
 
 export function eventJson(event: AgentEvent): string {
   try {
@@ -26,14 +26,6 @@ function slim(event: AgentEvent): unknown {
     };
     return { type: "message_update", assistantEvent };
   }
-  if (event.type === "context_update") {
-    const out: Record<string, unknown> = { type: "context_update" };
-    if (event.messages) out.messages = event.messages;
-    if (event.model) out.model = { provider: event.model.provider, id: event.model.id };
-    if (event.thinkingLevel) out.thinkingLevel = event.thinkingLevel;
-    if (event.systemPrompt !== undefined) out.systemPrompt = event.systemPrompt;
-    if (event.tools) out.tools = event.tools.map((tool) => tool.name);
-    return out;
-  }
+  if (event.type === "context_update") return contextUpdateData(event);
   return event;
 }
