@@ -5,7 +5,7 @@ import type { AssistantMessage, ToolCall } from "@tern/ai";
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
 import type { Style } from "./style.js";
 import type { Surface } from "./surface.js";
-import { describeCall, describeOutcome, editDiff } from "./tool-lines.js";
+import { describeCall, describeOutcome, editDiff, outcomeMark } from "./tool-lines.js";
 
 export interface RendererOptions {
   style: Style;
@@ -192,12 +192,7 @@ export class ProgressRenderer {
     const call = this.calls.get(event.toolCallId);
     this.calls.delete(event.toolCallId);
     const outcome = describeOutcome(event.toolName, event.result);
-    const mark =
-      outcome.status === "ok"
-        ? style.green("✓")
-        : outcome.status === "denied"
-          ? style.yellow("⊘")
-          : style.red("✗");
+    const mark = outcomeMark(outcome.status, style);
     const label = outcome.status === "denied" ? `denied: ${outcome.text}` : outcome.text;
     const right = this.lastStartedCall === event.toolCallId;
     const head = right || !call ? "" : `${describeCall(call.name, call.args)} · `;

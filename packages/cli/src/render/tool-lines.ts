@@ -1,6 +1,7 @@
 // Tool calls as compact, readable lines: "bash $ npm test", then "exit 1 · 12 lines".
 import { ABORTED_TOOL_TEXT, type ToolOutcome } from "@tern/agent";
 import { firstLine, oneLine, plural } from "./format.js";
+import type { Style } from "./style.js";
 
 /** One line naming a call: the tool and its main argument. */
 export function describeCall(name: string, args: Record<string, unknown>): string {
@@ -45,6 +46,12 @@ export interface OutcomeLine {
 const DENIED = /^Tool call "[^"]*" was denied: /;
 
 /** What happened, in a few words. */
+/** The mark before a tool's result line: ✓ ran, ⊘ denied, ✗ failed. */
+export function outcomeMark(status: OutcomeStatus, style: Style): string {
+  if (status === "ok") return style.green("✓");
+  return status === "denied" ? style.yellow("⊘") : style.red("✗");
+}
+
 export function describeOutcome(name: string, outcome: ToolOutcome): OutcomeLine {
   const text = outcomeText(outcome);
   if (DENIED.test(text)) return { status: "denied", text: oneLine(text.replace(DENIED, ""), 160) };

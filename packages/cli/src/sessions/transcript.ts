@@ -5,7 +5,7 @@ import type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage } fr
 import type { Session, SessionEntry } from "@tern/session";
 import { formatCost, formatTokens, oneLine, plural } from "../render/format.js";
 import type { Style } from "../render/style.js";
-import { describeCall, describeOutcome, outcomeText } from "../render/tool-lines.js";
+import { describeCall, describeOutcome, outcomeMark, outcomeText } from "../render/tool-lines.js";
 
 function textOf(message: Message): string {
   if (typeof message.content === "string") return message.content;
@@ -82,12 +82,7 @@ export function showLines(session: Session, style: Style): string[] {
         } else {
           const outcome = describeOutcome(message.toolName, outcomeOf(message));
           const call = calls.get(message.toolCallId);
-          const mark =
-            outcome.status === "ok"
-              ? style.green("✓")
-              : outcome.status === "denied"
-                ? style.yellow("⊘")
-                : style.red("✗");
+          const mark = outcomeMark(outcome.status, style);
           const what = call ? describeCall(call.name, call.arguments) : message.toolName;
           out.push(
             `${id}${tag}   ${mark} ${what} · ${outcome.status === "denied" ? "denied: " : ""}${outcome.text}`,
