@@ -23,7 +23,7 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<Exit
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(rest, io);
       case "serve":
-        return await (await import("./commands/serve.js")).serveCommand(rest);
+        return await (await import("./commands/serve.js")).serveCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

@@ -9,6 +9,7 @@ const AGENT_OPTIONS = `Model:
       --thinking LEVEL     off, minimal, low, medium, high
       --system TEXT        extra instructions appended to the system prompt
 Loop:
+      --tools SET          coding (default: read, write, edit, bash, glob, grep, ...) or none
       --tool-mode MODE     native, json or auto (default auto: native when the model supports it)
       --answer-mode MODE   direct (default) or synthesize (a final streamed answer from the trace)
       --max-turns N        stop after N model turns (default 50)
@@ -68,6 +69,28 @@ An ID may be shortened to any unique prefix. resume takes the model and loop opt
 
 Lists the built-in catalog and the models of $TERN_HOME/config.json. Any model id works on a
 local server (ollama, llamacpp, lmstudio, vllm) or with --base-url.`,
+
+  serve: `Usage: tern serve [options]
+
+Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
+  --port N                 HTTP + SSE on 127.0.0.1:N (the default, on 7878, when no listener is named)
+  --rpc-port N             JSON-RPC (the Copilot CLI's protocol) on TCP port N
+  --stdio                  JSON-RPC on stdin/stdout (the listening lines go to stderr)
+  --host ADDR              bind address (default 127.0.0.1); not loopback needs --token
+  --token T                bearer token for /api and JSON-RPC connect     [TERN_SERVER_TOKEN]
+  --allow-origin ORIGIN    a web origin (e.g. http://localhost:3000) whose pages may call the
+                           HTTP API (repeatable; default none: cross-origin requests are refused)
+  --allow-root DIR         another directory sessions may work in (repeatable); a client's cwd
+                           outside --cwd and these is refused (403)
+  --permission-timeout S   deny a permission question nobody answered after S seconds (default 300)
+  --max-connections N      open HTTP connections at most (default 256)
+  --max-runs N             runs at once across sessions (default 4); more get 503 + Retry-After
+  --home DIR               where sessions and config.json live                 [TERN_HOME]
+Permission questions (--mode ask) go to the client: an SSE "permission" frame answered with
+POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionRequest.
+See packages/server/README.md for the HTTP API.
+
+${AGENT_OPTIONS.replace(/^.*-s, --session.*\n/m, "")}`,
 
   demo: `Usage: tern demo [--fast] [--keep]
 

@@ -82,7 +82,7 @@ describe("settings", () => {
     const loaded = loadConfig(home);
     expect(loaded.config).toEqual({ model: "m" });
     expect(loaded.warnings).toEqual([
-      `${join(home, "config.json")}: "maxTurns" must be a positive integer; ignored`,
+      `${join(home, "config.json")}: "maxTurns" must be a positive integer (got "ten"); ignored`,
       expect.stringMatching(/unknown setting "colour" ignored/),
     ]);
     writeFileSync(join(home, "config.json"), "{ not json");

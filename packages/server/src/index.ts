@@ -12,7 +12,5 @@ export { encodeFrame, type Frame, FrameDecoder } from "./rpc/framer.js";
 export { JsonRpcPeer, RpcError } from "./rpc/peer.js";
 export { type JsonRpcServeOptions, type JsonRpcServer, serveConnection, serveJsonRpc } from "./rpc/serve.js";
 export { type Served, type ServeOptions, serve } from "./serve.js";
-export { engineOptions, parseServeArgs, type ServeArgs } from "./serve-args.js";
-export { runServeCommand } from "./serve-command.js";
 export * from "./types.js";
 export { PROTOCOL_VERSION, SERVER_VERSION } from "./version.js";

@@ -18,6 +18,10 @@ export interface ServeOptions {
   host?: string;
   /** Required when `host` is not loopback. */
   token?: string;
+  /** HTTP: origins whose pages may call the API (default none). */
+  allowOrigins?: readonly string[];
+  /** HTTP: open connections at most. */
+  maxConnections?: number;
   /** Called once when a stdio client shuts the server down or its stdin ends. */
   onShutdown?: () => void;
 }
@@ -46,7 +50,13 @@ export async function serve(options: ServeOptions): Promise<Served> {
     },
   };
   try {
-    if (options.port !== undefined) served.http = await startServer({ ...shared, port: options.port });
+    if (options.port !== undefined)
+      served.http = await startServer({
+        ...shared,
+        port: options.port,
+        ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
+        ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+      });
     if (options.rpcPort !== undefined) served.rpc = await serveJsonRpc({ ...shared, port: options.rpcPort });
     if (options.stdio)
       served.stdio = await serveJsonRpc({

@@ -33,6 +33,10 @@ export type SessionServerEvent =
       /** One readable line ("bash: npm test"). */
       summary: string;
       toolDescription: string;
+      /** Rules an "allow always" answer adds for the rest of the session (none: not offered). */
+      suggestedRules?: string[];
+      /** When the question is denied unanswered (ms since the epoch). */
+      expiresAt?: number;
     }
   | { type: "permission_result"; requestId: string; toolCallId: string; allow: boolean; reason?: string }
   | {
@@ -83,8 +87,10 @@ export interface ClientToolResult {
 
 export interface PermissionAnswer {
   allow: boolean;
-  /** Shown to the model on a denial. */
+  /** Shown to the model (with a denial, or as a note with an approval). */
   reason?: string;
+  /** Allow calls like this one for the rest of the session (the request's suggested rules). */
+  remember?: boolean;
 }
 
 /** Copilot's hook names; the client's handler answers with Copilot-shaped output. */
@@ -162,6 +168,15 @@ export interface EngineOptions {
   cwd?: string;
   /** The server's part of each agent (tools, policies, system prompt, ...). */
   configureAgent?: (setup: AgentSetup) => AgentConfig;
+  /**
+   * Directories a session's cwd must be inside (compared as real paths); default: `cwd` alone.
+   * A client's cwd elsewhere, or a stored session from elsewhere, is refused ("forbidden").
+   */
+  allowRoots?: string[];
+  /** How long a permission question waits before it is denied. Default 5 minutes. */
+  permissionTimeoutMs?: number;
+  /** Runs at once across all sessions; one more is refused ("overloaded"). Default unlimited. */
+  maxRuns?: number;
   /** Finished runs whose events a journal keeps for late readers. Default 1. */
   keepRuns?: number;
   now?: () => number;
@@ -184,7 +199,18 @@ export interface SessionInfo {
 /** A failure a protocol reports to its client (HTTP status, JSON-RPC error). */
 export class EngineError extends Error {
   constructor(
-    readonly code: "not_found" | "busy" | "invalid" | "locked" | "idle",
+    readonly code:
+      | "not_found"
+      | "busy"
+      | "invalid"
+      | "locked"
+      | "idle"
+      /** Outside what the operator allows (a cwd outside the allowed roots). */
+      | "forbidden"
+      /** A stored session that cannot be read. */
+      | "corrupt"
+      /** The server runs as many runs as it may; try again later. */
+      | "overloaded",
     message: string,
   ) {
     super(message);

@@ -1,5 +1,6 @@
-// JSON-RPC on a raw TCP socket: frames split anyhow, malformed frames, bad JSON, invalid
-// requests and unknown methods get JSON-RPC errors, and the connection (and server) go on.
+// JSON-RPC on a raw TCP socket: frames split anyhow, bad JSON, invalid requests and unknown
+// methods get JSON-RPC errors, and the connection (and server) go on; a frame without a valid
+// Content-Length (or an HTTP request) gets an error and the connection is closed.
 import { connect, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeFrame, FrameDecoder } from "../src/rpc/framer.js";
@@ -60,9 +61,8 @@ describe("JSON-RPC framing and errors", () => {
     expect(answers.find((a) => a.id === 3)).toMatchObject({ result: { protocolVersion: 3 } });
   });
 
-  it("gives JSON-RPC errors for broken frames, bad JSON, invalid requests and unknown methods", async () => {
+  it("gives JSON-RPC errors for bad JSON, invalid requests and unknown methods", async () => {
     send("Content-Length: 9\r\n\r\n{not json");
-    send("X-Nothing: 1\r\n\r\n");
     send(encodeFrame({ jsonrpc: "2.0", id: 4, method: "no.such.method" }));
     send(encodeFrame({ jsonrpc: "2.0", id: 5 }));
     send(
@@ -76,10 +76,10 @@ describe("JSON-RPC framing and errors", () => {
     send(encodeFrame({ jsonrpc: "2.0", id: 7, method: "session.send", params: { prompt: 42 } }));
     send(encodeFrame([]));
     send(encodeFrame({ jsonrpc: "2.0", method: "no.such.notification" }));
-    const errors = await nextMessages(7);
+    const errors = await nextMessages(6);
     const byId = (id: unknown) =>
       errors.filter((e) => e.id === id).map((e) => (e.error as { code: number }).code);
-    expect(byId(null).sort()).toEqual([-32700, -32600, -32600].sort());
+    expect(byId(null).sort()).toEqual([-32700, -32600].sort());
     expect(byId(4)).toEqual([-32601]);
     expect(byId(5)).toEqual([-32600]);
     expect(byId(6)).toEqual([-32001]);
@@ -87,6 +87,27 @@ describe("JSON-RPC framing and errors", () => {
     // Still serving on the same connection.
     send(encodeFrame({ jsonrpc: "2.0", id: 8, method: "ping" }));
     expect((await nextMessages(1))[0]).toMatchObject({ id: 8, result: { message: "pong" } });
+  });
+
+  it("does not take Object.prototype's names for methods", async () => {
+    for (const [id, method] of ["constructor", "__proto__", "toString", "hasOwnProperty"].entries())
+      send(encodeFrame({ jsonrpc: "2.0", id, method }));
+    const errors = await nextMessages(4);
+    expect(errors.map((e) => (e.error as { code: number }).code)).toEqual([-32601, -32601, -32601, -32601]);
+  });
+
+  it("closes the connection after a frame without a valid Content-Length", async () => {
+    const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+    send("Content-Length: ten\r\n\r\n{}");
+    const [error] = await nextMessages(1);
+    expect(error).toMatchObject({ id: null, error: { code: -32600 } });
+    await closed;
+    // The server still takes new connections.
+    const again = connect(server.port!, "127.0.0.1");
+    const reply = new Promise<string>((resolve) => again.once("data", (chunk) => resolve(chunk.toString())));
+    again.write(encodeFrame({ jsonrpc: "2.0", id: 1, method: "ping" }));
+    expect(await reply).toContain('"pong"');
+    again.destroy();
   });
 
   it("answers a batch with an array, and skips an oversized frame's body", async () => {

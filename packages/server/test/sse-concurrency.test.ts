@@ -5,7 +5,7 @@ import { type FauxStep, fauxToolCall } from "@tern/ai";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type HttpServer, startServer } from "../src/http/server.js";
 import { lookupTool, type TestEngine, testEngine } from "./support/engine.js";
-import { postMessage } from "./support/sse.js";
+import { JSON_TYPE, postMessage } from "./support/sse.js";
 
 const SESSIONS = 200;
 let env: TestEngine;
@@ -38,7 +38,11 @@ afterAll(async () => {
 it(`streams ${SESSIONS} concurrent runs without losing a frame`, async () => {
   const ids = await Promise.all(
     Array.from({ length: SESSIONS }, async () => {
-      const res = await fetch(`${server.url}/api/sessions`, { method: "POST", body: "{}" });
+      const res = await fetch(`${server.url}/api/sessions`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: "{}",
+      });
       return ((await res.json()) as { session: { id: string } }).session.id;
     }),
   );

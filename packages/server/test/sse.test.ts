@@ -5,7 +5,7 @@ import { fauxText, fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, startServer } from "../src/http/server.js";
 import { lookupTool, type TestEngine, testEngine } from "./support/engine.js";
-import { eventSourceRun, type Frame, parseSse, postMessage } from "./support/sse.js";
+import { eventSourceRun, type Frame, JSON_TYPE, parseSse, postMessage } from "./support/sse.js";
 
 let env: TestEngine;
 let server: HttpServer;
@@ -16,7 +16,11 @@ async function start(options: Parameters<typeof testEngine>[0] = {}, token?: str
 }
 
 async function newSession(headers: Record<string, string> = {}): Promise<string> {
-  const res = await fetch(`${server.url}/api/sessions`, { method: "POST", headers, body: "{}" });
+  const res = await fetch(`${server.url}/api/sessions`, {
+    method: "POST",
+    headers: { ...JSON_TYPE, ...headers },
+    body: "{}",
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { session: { id: string } }).session.id;
 }
@@ -131,6 +135,7 @@ describe("SSE run stream", () => {
     const controller = new AbortController();
     const res = await fetch(`${server.url}/api/sessions/${id}/messages`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ content: "go" }),
       signal: controller.signal,
     });
@@ -177,6 +182,7 @@ describe("SSE run stream", () => {
         if (frame.event === "step" && frame.data.type === "iteration" && frame.data.status === "start") {
           const res = await fetch(`${server.url}/api/sessions/${id}/interrupt`, {
             method: "POST",
+            headers: JSON_TYPE,
             body: JSON.stringify({ content: "also check y" }),
           });
           expect(res.status).toBe(202);
@@ -212,27 +218,38 @@ describe("HTTP API errors", () => {
     });
     const id = await newSession();
 
-    const bad = await fetch(`${server.url}/api/sessions`, { method: "POST", body: "{not json" });
+    const bad = await fetch(`${server.url}/api/sessions`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: "{not json",
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: "bad_json" } });
 
     const unknown = await fetch(`${server.url}/api/sessions/no-such-session/messages`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ content: "hi" }),
     });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: "not_found" } });
 
-    const empty = await fetch(`${server.url}/api/sessions/${id}/messages`, { method: "POST", body: "{}" });
+    const empty = await fetch(`${server.url}/api/sessions/${id}/messages`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: "{}",
+    });
     expect(empty.status).toBe(400);
 
     const first = fetch(`${server.url}/api/sessions/${id}/messages`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ content: "one" }),
     });
     await (await first).body!.getReader().read();
     const second = await fetch(`${server.url}/api/sessions/${id}/messages`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ content: "two" }),
     });
     expect(second.status).toBe(409);
@@ -242,6 +259,7 @@ describe("HTTP API errors", () => {
 
     const idleInterrupt = await fetch(`${server.url}/api/sessions/${id}/interrupt`, {
       method: "POST",
+      headers: JSON_TYPE,
       body: JSON.stringify({ content: "hey" }),
     });
     expect(idleInterrupt.status).toBe(409);

@@ -17,8 +17,9 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-/** Options of `run` and `chat` (and of the sessions commands that start a run). */
+/** Options of `run`, `chat` and `serve` (and of the sessions commands that start a run). */
 export const AGENT_OPTIONS: OptionSpecs = {
+  tools: { type: "string" },
   provider: { type: "string", short: "p" },
   model: { type: "string", short: "m" },
   "base-url": { type: "string" },

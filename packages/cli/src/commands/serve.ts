@@ -1,15 +1,83 @@
-// `tern serve`: HTTP + SSE and JSON-RPC from @tern/server (see its README for the flags).
-import { runServeCommand } from "@tern/server";
+// `tern serve`: the agent of `tern run` behind HTTP + SSE (--port) and JSON-RPC (--rpc-port,
+// --stdio), configured like run and chat. Parse, validate (model, key, flags: exit 2 before
+// anything listens), build the engine, listen, and print the lines clients wait for:
+// "http listening on <url>" and "listening on port <n>" (the Copilot CLI's line for the JSON-RPC
+// port), on stdout, or on stderr under --stdio, where stdout carries the protocol. Resolves with
+// 0 once a signal or a client's shutdown request stopped the server.
+import { type Served, serve } from "@tern/server";
+import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
+import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
+import { helpFor } from "../help.js";
+import { servedEngineOptions } from "../runtime/served.js";
+import { commandContext, wantsHelp } from "./shared.js";
 
-export async function serveCommand(argv: string[]): Promise<ExitCode> {
+export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs("serve", argv, SERVE_OPTIONS, 0);
+  if (wantsHelp(values, io, helpFor("serve"))) return 0;
+  const server = resolveServeSettings(values, io);
+  const env = server.home !== undefined ? { ...io.env, TERN_HOME: server.home } : io.env;
+  const { settings, warn } = commandContext(values, { ...io, env });
+  const registry = createRegistry(settings, warn);
+  const model = chooseModel(registry, settings, env, settings.config.path);
+  await ensureConfiguredKey(model, settings, env);
+
+  const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
+  let finished: (code: ExitCode) => void = () => {};
+  const done = new Promise<ExitCode>((resolve) => {
+    finished = resolve;
+  });
+  let served: Served | undefined;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await served?.close().catch(() => {});
+    finished(0);
+  };
+  served = await listen(server, {
+    engine: servedEngineOptions(settings, server, { registry, model, env }),
+    onShutdown: () => void stop(),
+  });
+  if (served.http) say(`http listening on ${served.http.url}`);
+  if (served.rpc) say(`listening on port ${served.rpc.port}`);
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+  return done;
+}
+
+/** Starts the listeners; a port in use or a refused bind is a usage error naming it. */
+async function listen(
+  server: ServeSettings,
+  parts: Pick<Parameters<typeof serve>[0], "engine" | "onShutdown">,
+): Promise<Served> {
   try {
-    return (await runServeCommand(argv)) === 0 ? 0 : 1;
+    return await serve({
+      ...parts,
+      stdio: server.stdio,
+      allowOrigins: server.allowOrigins,
+      maxConnections: server.maxConnections,
+      ...(server.port !== undefined ? { port: server.port } : {}),
+      ...(server.rpcPort !== undefined ? { rpcPort: server.rpcPort } : {}),
+      ...(server.host !== undefined ? { host: server.host } : {}),
+      ...(server.token !== undefined ? { token: server.token } : {}),
+    });
   } catch (error) {
-    // Flag problems are usage errors; anything after start-up (a port in use) fails the run.
-    if (error instanceof Error && /must be|unknown|requires|expected/i.test(error.message)) {
-      throw new UsageError(`serve: ${error.message}`);
-    }
+    const { code, port, address, message } = error as NodeJS.ErrnoException & {
+      port?: number;
+      address?: string;
+    };
+    const where = `${address ?? server.host ?? "127.0.0.1"}:${port ?? ""}`;
+    if (code === "EADDRINUSE")
+      throw new UsageError(
+        `serve: port ${port} is already in use (${where}); pick another with --port/--rpc-port, or 0 for any free one`,
+      );
+    if (code === "EACCES") throw new UsageError(`serve: no permission to listen on ${where}`);
+    if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND")
+      throw new UsageError(`serve: cannot listen on --host ${server.host}: no such local address`);
+    if (error instanceof Error && /requires a token/.test(message)) throw new UsageError(`serve: ${message}`);
     throw error;
   }
 }

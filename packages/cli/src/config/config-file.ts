@@ -1,14 +1,30 @@
-// $TERN_HOME/config.json: defaults for the options, and custom models (the `models` array is read
-// by @tern/ai's ModelRegistry.loadFile). A broken file is reported as warnings, never a crash:
-// the user can still list and show sessions with it.
+// $TERN_HOME/config.json: defaults for the options, custom models (the `models` array, added to
+// @tern/ai's ModelRegistry from this one parse) and per-provider key settings. A broken file is
+// reported as warnings, once, never a crash: a bad field is ignored and the rest still applies.
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { PERMISSION_MODES } from "@tern/tools";
+
+export type ToolMode = "native" | "json" | "auto";
+export type AnswerMode = "direct" | "synthesize";
+export type Toolset = "coding" | "none";
+
+export const TOOL_MODES: readonly ToolMode[] = ["native", "json", "auto"];
+export const ANSWER_MODES: readonly AnswerMode[] = ["direct", "synthesize"];
+export const TOOLSETS: readonly Toolset[] = ["coding", "none"];
+export const THINKING_LEVELS = ["off", "minimal", "low", "medium", "high"] as const;
 
 export interface RetryConfig {
   maxRetries?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+}
+
+/** A provider's key: the variable that holds it, or none needed (a custom local server). */
+export interface ProviderConfig {
+  apiKeyEnv?: string;
+  keyless?: boolean;
 }
 
 export interface TernConfig {
@@ -18,6 +34,7 @@ export interface TernConfig {
   mode?: string;
   allow?: string[];
   deny?: string[];
+  tools?: string;
   toolMode?: string;
   answerMode?: string;
   maxTurns?: number;
@@ -26,6 +43,7 @@ export interface TernConfig {
   system?: string;
   retry?: RetryConfig;
   models?: unknown[];
+  providers?: Record<string, ProviderConfig>;
 }
 
 export interface LoadedConfig {
@@ -47,6 +65,19 @@ const isString: Check = (value) => typeof value === "string" && value !== "";
 const isStrings: Check = (value) => Array.isArray(value) && value.every((item) => typeof item === "string");
 const isCount: Check = (value) => Number.isInteger(value) && (value as number) > 0;
 const isBoolean: Check = (value) => typeof value === "boolean";
+const oneOf =
+  (allowed: readonly string[]): Check =>
+  (value) =>
+    typeof value === "string" && allowed.includes(value);
+const isProviders: Check = (value) =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((entry: ProviderConfig | null) => {
+    if (typeof entry !== "object" || entry === null) return false;
+    const { apiKeyEnv, keyless } = entry;
+    return (apiKeyEnv === undefined || isString(apiKeyEnv)) && (keyless === undefined || isBoolean(keyless));
+  });
 const isRetry: Check = (value) =>
   typeof value === "object" &&
   value !== null &&
@@ -56,17 +87,19 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   provider: [isString, "a string"],
   model: [isString, "a string"],
   baseUrl: [isString, "a string"],
-  mode: [isString, "a string"],
+  mode: [oneOf(PERMISSION_MODES), `one of ${PERMISSION_MODES.join(", ")}`],
   allow: [isStrings, "an array of rule strings"],
   deny: [isStrings, "an array of rule strings"],
-  toolMode: [isString, "a string"],
-  answerMode: [isString, "a string"],
+  tools: [oneOf(TOOLSETS), `one of ${TOOLSETS.join(", ")}`],
+  toolMode: [oneOf(TOOL_MODES), `one of ${TOOL_MODES.join(", ")}`],
+  answerMode: [oneOf(ANSWER_MODES), `one of ${ANSWER_MODES.join(", ")}`],
   maxTurns: [isCount, "a positive integer"],
   autopilot: [isBoolean, "true or false"],
-  thinking: [isString, "a string"],
+  thinking: [oneOf(THINKING_LEVELS), `one of ${THINKING_LEVELS.join(", ")}`],
   system: [isString, "a string"],
   retry: [isRetry, "an object of numbers (maxRetries, baseDelayMs, maxDelayMs)"],
   models: [Array.isArray, "an array of model entries"],
+  providers: [isProviders, 'an object of { "apiKeyEnv": "VARIABLE", "keyless": true|false } by provider'],
 };
 
 export function loadConfig(home: string): LoadedConfig {
@@ -96,7 +129,9 @@ export function loadConfig(home: string): LoadedConfig {
       continue;
     }
     if (!field[0](value)) {
-      warnings.push(`${path}: "${key}" must be ${field[1]}; ignored`);
+      warnings.push(
+        `${path}: "${key}" must be ${field[1]} ${typeof value === "string" ? ` (got ${JSON.stringify(value)})` : ""}; ignored`,
+      );
       continue;
     }
     config[key] = value;

@@ -29,10 +29,14 @@ const KEY_DEFAULTS: { variable: string; provider: string }[] = [
   { variable: "ANTHROPIC_API_KEY", provider: "anthropic" },
 ];
 
-/** Built-in models plus the `models` of $TERN_HOME/config.json; problems go to `warn`. */
+/**
+ * Built-in models plus the `models` of $TERN_HOME/config.json, from the parse `loadHome` made
+ * (whose warnings were given already); problems with the entries go to `warn`.
+ */
 export function createRegistry(home: Home, warn: (message: string) => void): ModelRegistry {
   const registry = new ModelRegistry();
-  for (const problem of registry.loadFile(home.config.path)) warn(problem);
+  const { path, config } = home.config;
+  for (const problem of registry.addConfigs(config.models ?? [])) warn(`${path}: ${problem}`);
   return registry;
 }
 
@@ -119,6 +123,26 @@ export function chooseModel(
   return registry.resolve(provider, id, baseUrl !== undefined ? { baseUrl } : {});
 }
 
+/** What stands in for a key on a server that takes none (sent as a harmless bearer). */
+const NO_KEY_NEEDED = "not-needed";
+
+/**
+ * The key to send, when it does not come from the provider's usual variable: --api-key, the
+ * variable config.json names for the provider (`providers.NAME.apiKeyEnv`), or nothing at all
+ * for a provider config.json marks keyless.
+ */
+export function explicitApiKey(
+  model: Model,
+  settings: { apiKey?: string; config: Home["config"] },
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (settings.apiKey !== undefined) return settings.apiKey;
+  const provider = settings.config.config.providers?.[model.provider];
+  if (provider?.apiKeyEnv) return nonEmpty(env[provider.apiKeyEnv]);
+  if (provider?.keyless) return NO_KEY_NEEDED;
+  return undefined;
+}
+
 /** Fails with the variable to set when the model needs a key and none is there. */
 export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<void> {
   const key = await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
@@ -126,6 +150,28 @@ export async function ensureApiKey(model: Model, apiKey: string | undefined): Pr
     throw new UsageError(
       `no API key for ${model.provider}: set ${apiKeyVariable(model.provider)} or pass --api-key`,
     );
+}
+
+/** ensureApiKey, knowing config.json's provider settings (a named variable, keyless). */
+export async function ensureConfiguredKey(
+  model: Model,
+  settings: { apiKey?: string; config: Home["config"] },
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const apiKey = explicitApiKey(model, settings, env);
+  const variable = settings.config.config.providers?.[model.provider]?.apiKeyEnv;
+  const key = variable
+    ? apiKey
+    : await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {}).catch(() => undefined);
+  if (key === undefined)
+    throw new UsageError(
+      `no API key for ${model.provider}: set ${variable ?? apiKeyVariable(model.provider)} or pass --api-key` +
+        (variable ? ` (${settings.config.path} names ${variable} for ${model.provider})` : ""),
+    );
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
 export function modelLabel(model: Model): string {

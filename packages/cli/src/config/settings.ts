@@ -1,19 +1,28 @@
-// The options of `run` and `chat`, from flags, then the environment, then $TERN_HOME/config.json,
-// then defaults. Everything is validated here so a bad value fails before anything starts.
+// The agent options of `run`, `chat` and `serve`, from flags, then the environment, then
+// $TERN_HOME/config.json, then defaults. Everything is validated here so a bad value fails before
+// anything starts. A new agent option is one entry in AGENT_OPTIONS (cli/args.ts), one field
+// here, and one help line: all three commands take it from there.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ThinkingLevel } from "@tern/ai";
 import { PERMISSION_MODES, type PermissionMode, parseRule } from "@tern/tools";
 import { listOption, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
-import { type LoadedConfig, loadConfig, type RetryConfig, ternHomeFrom } from "./config-file.js";
+import {
+  ANSWER_MODES,
+  type AnswerMode,
+  type LoadedConfig,
+  loadConfig,
+  type RetryConfig,
+  THINKING_LEVELS,
+  TOOL_MODES,
+  TOOLSETS,
+  type ToolMode,
+  type Toolset,
+  ternHomeFrom,
+} from "./config-file.js";
 
-export type ToolMode = "native" | "json" | "auto";
-export type AnswerMode = "direct" | "synthesize";
-
-export const TOOL_MODES: readonly ToolMode[] = ["native", "json", "auto"];
-export const ANSWER_MODES: readonly AnswerMode[] = ["direct", "synthesize"];
-const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high"];
+export { ANSWER_MODES, type AnswerMode, TOOL_MODES, TOOLSETS, type ToolMode, type Toolset };
 export const DEFAULT_MAX_TURNS = 50;
 
 export interface Environment {
@@ -34,6 +43,8 @@ export interface AgentSettings extends Home {
   apiKey?: string;
   /** --provider or --model was given: it wins over the model a resumed session used. */
   explicitModel: boolean;
+  /** The built-in coding tools (default), or none (a plain chat). */
+  tools?: Toolset;
   toolMode: ToolMode;
   answerMode: AnswerMode;
   maxTurns: number;
@@ -72,6 +83,7 @@ export function resolveAgentSettings(
   const settings: AgentSettings = {
     ...home,
     explicitModel: flagProvider !== undefined || flagModel !== undefined,
+    tools: choice("--tools", stringOption(values, "tools") ?? config.tools ?? "coding", TOOLSETS),
     toolMode: choice(
       "--tool-mode",
       stringOption(values, "tool-mode") ?? config.toolMode ?? "auto",
@@ -105,23 +117,24 @@ export function resolveAgentSettings(
   if (model !== undefined) settings.model = model;
   if (baseUrl !== undefined) settings.baseUrl = checkUrl(baseUrl);
   if (apiKey !== undefined) settings.apiKey = apiKey;
-  if (thinking !== undefined) settings.thinking = choice("--thinking", thinking, THINKING_LEVELS);
+  if (thinking !== undefined)
+    settings.thinking = choice<ThinkingLevel>("--thinking", thinking, THINKING_LEVELS);
   if (system !== undefined) settings.system = system;
   if (sessionId !== undefined) settings.sessionId = sessionId;
   if (config.retry) settings.retry = config.retry;
   return settings;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
+export function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+export function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`);
 }
 
-function positiveInteger(flag: string, value: string | undefined): number | undefined {
+export function positiveInteger(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1)
@@ -150,7 +163,7 @@ function checkUrl(value: string): string {
   );
 }
 
-function checkDirectory(path: string, flag: string): void {
+export function checkDirectory(path: string, flag: string): void {
   let isDirectory = false;
   try {
     isDirectory = statSync(path).isDirectory();

@@ -3,7 +3,7 @@
 // options, and an Agent that persists itself through the session.
 import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
-import { contextGuard, HookRegistry, REQUEST_TOOLS_TOOL, TASK_COMPLETE_TOOL } from "@tern/agent";
+import { HookRegistry } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
 import {
   createSessionAgent,
@@ -16,16 +16,14 @@ import {
 import {
   type AnyBuiltinTool,
   type AskPermission,
-  createTools,
   installPermissions,
   type PermissionPolicy,
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
-import { chooseModel, createRegistry, ensureApiKey } from "../config/model.js";
+import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
-import { loopOptions } from "./loop-options.js";
+import { agentParts } from "./agent-parts.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
-import { systemPrompt } from "./system-prompt.js";
 
 export interface RuntimeOptions {
   settings: AgentSettings;
@@ -83,7 +81,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         settings.config.path,
         resumed?.context.model,
       );
-    if (!options.model) await ensureApiKey(model, settings.apiKey);
+    if (!options.model) await ensureConfiguredKey(model, settings, env);
     const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
     checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
     const session =
@@ -109,36 +107,29 @@ function build(
 ): Runtime {
   const { settings } = options;
   const { session, model, cwd } = parts;
-  const tools = createTools({ root: cwd });
+  const {
+    tools,
+    systemPrompt,
+    permissions,
+    options: agentOptions,
+  } = agentParts(settings, {
+    cwd,
+    model,
+    env: options.env,
+    ...(options.react ? { react: options.react } : {}),
+  });
   const hooks = new HookRegistry();
   const { policy } = installPermissions(hooks, {
-    mode: settings.mode,
-    allow: settings.allow,
-    deny: settings.deny,
+    ...permissions,
     tools,
-    // The agent's own policy tools change nothing outside the run: they never need permission.
-    kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read" },
-    root: cwd,
     ...(options.ask ? { ask: options.ask } : {}),
   });
-  const streamOptions = {
-    ...(settings.apiKey !== undefined ? { apiKey: settings.apiKey } : {}),
-    ...(settings.retry ? { retry: settings.retry } : {}),
-  };
   const { agent, binding } = createSessionAgent(session, {
     model,
-    systemPrompt: systemPrompt({
-      cwd,
-      toolNames: tools.map((tool) => tool.name),
-      ...(settings.system ? { extra: settings.system } : {}),
-    }),
+    systemPrompt,
     tools,
     hooks,
-    ...(settings.thinking ? { thinkingLevel: settings.thinking } : {}),
-    streamOptions,
-    // Keeps every model call inside the model's context window (and makes /compact possible).
-    policies: [contextGuard()],
-    ...loopOptions(settings, options.react),
+    ...agentOptions,
     ...options.agentOptions,
   });
   let closed = false;

@@ -12,6 +12,8 @@ export interface BridgeContext {
   /** Persists the event in the session's log and hands it to every listener. */
   publish(event: SessionServerEvent): void;
   readonly pending: PendingRequests;
+  /** How long a permission question waits before it is denied. */
+  readonly permissionTimeoutMs: number;
   newId(): string;
   now(): number;
 }

@@ -3,7 +3,8 @@
 // read their journals; nothing here knows HTTP or JSON-RPC.
 
 import { randomUUID } from "node:crypto";
-import { resolve } from "node:path";
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { AgentMessage } from "@tern/agent";
 import type { Model } from "@tern/ai";
 import {
@@ -47,6 +48,8 @@ export class Engine {
   readonly models: ModelCatalog;
   readonly store: SessionStore;
   readonly cwd: string;
+  /** Real paths a session's cwd must be inside. */
+  private readonly roots: string[];
   private readonly live = new Map<string, ServerSession>();
   private readonly opening = new Map<string, Promise<ServerSession>>();
   /** The id the default store gives its next session (see `create`). */
@@ -55,6 +58,7 @@ export class Engine {
   constructor(private readonly options: EngineOptions) {
     this.models = options.models;
     this.cwd = resolve(options.cwd ?? process.cwd());
+    this.roots = (options.allowRoots ?? [this.cwd]).map((root) => realPath(resolve(root)) ?? resolve(root));
     this.store =
       options.store ??
       new FileSessionStore({
@@ -75,7 +79,7 @@ export class Engine {
 
   async create(options: CreateOptions = {}): Promise<ServerSession> {
     const model = this.model(options.model);
-    const cwd = resolve(options.cwd ?? this.cwd);
+    const cwd = this.checkCwd(options.cwd ?? this.cwd, "the cwd");
     if (
       options.sessionId !== undefined &&
       (this.live.has(options.sessionId) || (await this.exists(options.sessionId)))
@@ -120,6 +124,7 @@ export class Engine {
 
   /** The open session, or the stored one resumed (lock taken, an interrupted tail repaired). */
   async open(id: string, options: OpenOptions = {}): Promise<ServerSession> {
+    checkId(id);
     const current = this.live.get(id);
     if (current) {
       if (options.model !== undefined) current.setModel(this.model(options.model));
@@ -145,6 +150,7 @@ export class Engine {
   }
 
   async describe(id: string): Promise<SessionInfo> {
+    checkId(id);
     const open = this.live.get(id);
     if (open) return open.info();
     const found = (await this.list()).find((info) => info.id === id);
@@ -159,7 +165,7 @@ export class Engine {
     try {
       return (await this.store.load(id)).eventsAfter(0);
     } catch (error) {
-      throw engineError(error);
+      throw engineError(error, id);
     }
   }
 
@@ -170,7 +176,7 @@ export class Engine {
     try {
       return (await this.store.load(id)).buildContext().messages;
     } catch (error) {
-      throw engineError(error);
+      throw engineError(error, id);
     }
   }
 
@@ -183,11 +189,12 @@ export class Engine {
   }
 
   async delete(id: string): Promise<void> {
+    checkId(id);
     await this.close(id);
     try {
       await this.store.delete(id);
     } catch (error) {
-      throw engineError(error);
+      throw engineError(error, id);
     }
   }
 
@@ -217,11 +224,12 @@ export class Engine {
     try {
       resumed = await resumeSession(this.store, id);
     } catch (error) {
-      throw engineError(error);
+      throw engineError(error, id);
     }
     const { session, context } = resumed;
     let model: Model;
     try {
+      this.checkCwd(session.header.cwd, `session ${id}'s directory`);
       model =
         options.model !== undefined
           ? this.model(options.model)
@@ -264,12 +272,42 @@ export class Engine {
   }
 
   private sessionDefaults() {
-    const { configureAgent, keepRuns, now } = this.options;
+    const { configureAgent, keepRuns, now, permissionTimeoutMs, maxRuns } = this.options;
     return {
       ...(configureAgent ? { configureAgent } : {}),
       ...(keepRuns !== undefined ? { keepRuns } : {}),
       ...(now ? { now } : {}),
+      ...(permissionTimeoutMs !== undefined ? { permissionTimeoutMs } : {}),
+      ...(maxRuns !== undefined ? { admit: () => this.admits() } : {}),
     };
+  }
+
+  /** Whether one more run may start now (the cap on concurrent runs). */
+  admits(): boolean {
+    const { maxRuns } = this.options;
+    return maxRuns === undefined || this.sessions.filter((open) => open.isRunning).length < maxRuns;
+  }
+
+  /** Throws EngineError("overloaded") when no run may start now. */
+  checkAdmission(): void {
+    if (!this.admits())
+      throw new EngineError(
+        "overloaded",
+        "the server runs as many runs as it may at once; try again shortly",
+      );
+  }
+
+  /**
+   * The directory as a real path when it exists and lies inside an allowed root (symlinks
+   * followed, so a link cannot lead out). Errors name no server path.
+   */
+  private checkCwd(dir: string, what: string): string {
+    const real = realPath(resolve(this.cwd, dir));
+    if (real === undefined || !isDirectory(real))
+      throw new EngineError("invalid", `${what} is not an existing directory on the server`);
+    if (!this.roots.some((root) => isInside(real, root)))
+      throw new EngineError("forbidden", `${what} is outside the directories this server may work in`);
+    return real;
   }
 
   private async exists(id: string): Promise<boolean> {
@@ -278,7 +316,7 @@ export class Engine {
       return true;
     } catch (error) {
       if (error instanceof SessionError && error.code === "not_found") return false;
-      throw engineError(error);
+      throw engineError(error, id);
     }
   }
 
@@ -299,17 +337,55 @@ export class Engine {
   }
 }
 
-/** Store failures as EngineErrors; anything else passes through. */
-export function engineError(error: unknown): unknown {
+/**
+ * Store failures as EngineErrors that name the session, never a file on the server; anything
+ * else passes through.
+ */
+export function engineError(error: unknown, id?: string): unknown {
   if (!(error instanceof SessionError)) return error;
+  const session = id !== undefined ? `session "${id}"` : "the session";
   switch (error.code) {
     case "not_found":
-      return new EngineError("not_found", error.message);
+      return new EngineError("not_found", id !== undefined ? `no session "${id}"` : "no such session");
     case "locked":
-      return new EngineError("locked", error.message);
+      return new EngineError("locked", `${session} is in use by another process`);
     case "invalid":
-      return new EngineError("invalid", error.message);
+      return new EngineError("invalid", error.file ? `${session}: invalid request` : error.message);
+    case "corrupt":
+    case "format":
+      return new EngineError(
+        "corrupt",
+        `${session} cannot be read: its file is damaged${error.line !== undefined ? ` at line ${error.line}` : ""}`,
+      );
     default:
       return error;
   }
+}
+
+/** Session ids are file names: anything else is a client's mistake, not a path to try. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+function checkId(id: string): void {
+  if (!SESSION_ID.test(id)) throw new EngineError("invalid", `invalid session id ${JSON.stringify(id)}`);
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isInside(path: string, root: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -1,5 +1,6 @@
 // Questions a session is waiting for its client to answer (a tool result, a permission), by
-// request id. An abort or a detaching client settles them, so no run waits forever.
+// request id. An abort, a detaching client or the question's own timeout settles them, so no run
+// waits forever.
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; reason: string };
 
@@ -10,14 +11,26 @@ interface Waiter {
 export class PendingRequests {
   private readonly waiting = new Map<string, Waiter>();
 
-  /** Resolves with the client's answer, or `{ ok: false }` on abort / cancelAll. Never rejects. */
-  wait<T>(requestId: string, signal?: AbortSignal): Promise<Settled<T>> {
+  /**
+   * Resolves with the client's answer, or `{ ok: false }` on abort, cancelAll or after `timeout`
+   * (its reason given). Never rejects.
+   */
+  wait<T>(
+    requestId: string,
+    signal?: AbortSignal,
+    timeout?: { ms: number; reason: string },
+  ): Promise<Settled<T>> {
     return new Promise((resolve) => {
       const onAbort = () => finish({ ok: false, reason: "aborted" });
+      const timer = timeout
+        ? setTimeout(() => finish({ ok: false, reason: timeout.reason }), timeout.ms)
+        : undefined;
+      timer?.unref();
       const finish = (outcome: Settled<unknown>) => {
         if (!this.waiting.has(requestId)) return;
         this.waiting.delete(requestId);
         signal?.removeEventListener("abort", onAbort);
+        clearTimeout(timer);
         resolve(outcome as Settled<T>);
       };
       this.waiting.set(requestId, { settle: finish });

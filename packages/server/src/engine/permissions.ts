@@ -1,7 +1,11 @@
-// Permission requests reach the client. One PreToolUse hook, last in line (it judges the
-// arguments other hooks produced): a client tool is asked about unless the client does not take
-// permission requests or the tool skips them; a server tool goes through @tern/tools' policy,
-// whose questions become permission requests too.
+// Permission requests reach the client: the one broker behind every protocol. A question is a
+// `permission_request` event (an SSE `permission` frame, a Copilot `permission.requested`); the
+// answer comes back through ServerSession.answerPermission from whichever protocol has it (the
+// attached JSON-RPC client, or an HTTP POST), and an unanswered question is denied after the
+// timeout, saying so. One PreToolUse hook, last in line (it judges the arguments other hooks
+// produced): a client tool is asked about unless the client does not take permission requests
+// or the tool skips them; a server tool goes through @tern/tools' policy, whose questions become
+// permission requests too.
 
 import type { HookDefinition } from "@tern/agent";
 import { PERMISSION_HOOK_PRIORITY, type PermissionPolicy, type PermissionRequest } from "@tern/tools";
@@ -18,6 +22,7 @@ interface Question {
   kind: PermissionKind;
   summary: string;
   toolDescription: string;
+  suggestedRules?: string[];
 }
 
 /** Publishes a permission request and waits for the client; a denial when nobody can answer. */
@@ -26,12 +31,18 @@ export async function askClient(
   question: Question,
   signal: AbortSignal,
 ): Promise<PermissionAnswer> {
-  if (!ctx.attachment()?.requestPermission) {
-    return { allow: false, reason: "no connected client answers permission requests" };
+  // A JSON-RPC client that said it answers no questions; without one, HTTP clients may answer.
+  const attached = ctx.attachment();
+  if (attached && !attached.requestPermission) {
+    return { allow: false, reason: "the connected client does not answer permission requests" };
   }
   const requestId = ctx.newId();
-  ctx.publish({ type: "permission_request", requestId, ...question });
-  const outcome = await ctx.pending.wait<PermissionAnswer>(requestId, signal);
+  const timeoutMs = ctx.permissionTimeoutMs;
+  ctx.publish({ type: "permission_request", requestId, ...question, expiresAt: ctx.now() + timeoutMs });
+  const outcome = await ctx.pending.wait<PermissionAnswer>(requestId, signal, {
+    ms: timeoutMs,
+    reason: `nobody answered the permission question within ${Math.round(timeoutMs / 1000)} s, so it was denied`,
+  });
   const answer: PermissionAnswer = outcome.ok ? outcome.value : { allow: false, reason: outcome.reason };
   ctx.publish({
     type: "permission_result",
@@ -55,10 +66,15 @@ export function policyAsker(ctx: BridgeContext, describe: (toolName: string) => 
         kind: permissionKind(request.toolName, request.kind),
         summary: request.summary,
         toolDescription: describe(request.toolName),
+        suggestedRules: request.suggestedRules,
       },
       request.signal,
     );
-    return answer.reason === undefined ? answer.allow : { allow: answer.allow, reason: answer.reason };
+    return {
+      allow: answer.allow,
+      ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+      ...(answer.remember && request.suggestedRules.length > 0 ? { remember: true } : {}),
+    };
   };
 }
 

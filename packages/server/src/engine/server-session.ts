@@ -43,7 +43,13 @@ export interface ServerSessionInit {
   configureAgent?: (setup: AgentSetup) => AgentConfig;
   keepRuns?: number;
   now?: () => number;
+  /** How long a permission question waits before it is denied. Default 5 minutes. */
+  permissionTimeoutMs?: number;
+  /** Whether the server may start one more run now (its cap on concurrent runs). */
+  admit?: () => boolean;
 }
+
+const DEFAULT_PERMISSION_TIMEOUT_MS = 5 * 60_000;
 
 export type SendMode = "enqueue" | "immediate";
 
@@ -58,6 +64,9 @@ export class ServerSession {
   private readonly clientSpecs = new Map<string, ClientToolSpec>();
   private readonly ctx: BridgeContext;
   private readonly now: () => number;
+  private readonly admit: () => boolean;
+  /** Permission questions asked and not answered yet, by request id. */
+  private readonly questions = new Map<string, Extract<SessionServerEvent, { type: "permission_request" }>>();
   private client: ClientAttachment | undefined;
   private running: Promise<void> | undefined;
   private lastAborted = false;
@@ -67,6 +76,7 @@ export class ServerSession {
     this.session = init.session;
     this.cwd = init.cwd;
     this.now = init.now ?? Date.now;
+    this.admit = init.admit ?? (() => true);
     this.journal = new Journal(init.keepRuns ?? 1, this.now);
     this.ctx = {
       sessionId: this.session.id,
@@ -74,6 +84,7 @@ export class ServerSession {
       attachment: () => this.client,
       publish: (event) => this.publish(event),
       pending: this.pending,
+      permissionTimeoutMs: init.permissionTimeoutMs ?? DEFAULT_PERMISSION_TIMEOUT_MS,
       newId: randomUUID,
       now: this.now,
     };
@@ -155,8 +166,15 @@ export class ServerSession {
     return this.session.lastEventSeq;
   }
 
+  /** Permission questions waiting for an answer, oldest first. */
+  openQuestions(): Extract<SessionServerEvent, { type: "permission_request" }>[] {
+    return [...this.questions.values()];
+  }
+
   /** Persists a server event and hands it to the journal. */
   publish(event: SessionServerEvent): void {
+    if (event.type === "permission_request") this.questions.set(event.requestId, event);
+    if (event.type === "permission_result") this.questions.delete(event.requestId);
     if (event.type === "idle" || this.session.readOnly) {
       this.journal.append(event);
       return;
@@ -266,6 +284,12 @@ export class ServerSession {
   }
 
   private start(text: string | undefined): void {
+    if (!this.admit())
+      throw new EngineError(
+        "overloaded",
+        "the server runs as many runs as it may at once; try again shortly",
+      );
+
     this.lastAborted = false;
     const run = this.drive(text).finally(() => {
       this.running = undefined;

@@ -3,11 +3,14 @@
 
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { isIPv4 } from "node:net";
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
+const LOOPBACK_NAMES = new Set(["::1", "localhost"]);
 
+/** 127.0.0.0/8 as an address (not a name such as 127.evil.example), ::1, or localhost. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith("127.");
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return LOOPBACK_NAMES.has(name) || (isIPv4(name) && name.startsWith("127."));
 }
 
 /** Throws when `host` is not loopback and no token guards it. */

@@ -16,8 +16,16 @@ export class HttpError extends Error {
 
 const MAX_BODY_BYTES = 1_000_000;
 
-/** The request's JSON object body (an empty body is `{}`). */
+/**
+ * The request's JSON object body (an empty body is `{}`). Only `application/json` is read: a
+ * browser can send text/plain or a form across sites without asking, never JSON.
+ */
 export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const length = req.headers["content-length"];
+  const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  if ((hasBody || type !== "") && type !== "application/json")
+    throw new HttpError(415, "unsupported_media_type", "send the body as Content-Type: application/json");
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -59,16 +67,34 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, error: unknown): void {
+/** Seconds a client refused for load (503) should wait. */
+const RETRY_AFTER_S = 5;
+
+const ENGINE_STATUS: Record<EngineError["code"], number> = {
+  not_found: 404,
+  invalid: 400,
+  forbidden: 403,
+  busy: 409,
+  locked: 409,
+  idle: 409,
+  corrupt: 422,
+  overloaded: 503,
+};
+
+/**
+ * The error as JSON. A server fault (500) says nothing about the server (no path, no stack): the
+ * details go to `log`.
+ */
+export function sendError(res: ServerResponse, error: unknown, log: (text: string) => void = () => {}): void {
   const { status, code, message } = describe(error);
+  if (status === 500) log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  if (status === 503 && !res.headersSent) res.setHeader("retry-after", String(RETRY_AFTER_S));
   sendJson(res, status, { error: { code, message } });
 }
 
 function describe(error: unknown): { status: number; code: string; message: string } {
   if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
-  if (error instanceof EngineError) {
-    const status = error.code === "not_found" ? 404 : error.code === "invalid" ? 400 : 409;
-    return { status, code: error.code, message: error.message };
-  }
-  return { status: 500, code: "internal", message: error instanceof Error ? error.message : String(error) };
+  if (error instanceof EngineError)
+    return { status: ENGINE_STATUS[error.code], code: error.code, message: error.message };
+  return { status: 500, code: "internal", message: "internal server error (see the server's log)" };
 }

@@ -2,45 +2,62 @@
 //   GET  /healthz                         liveness (no token needed)
 //   POST /api/sessions                    {model?, systemPrompt?, name?, cwd?} -> 201 {session}
 //   GET  /api/sessions                    {sessions}
-//   GET  /api/sessions/:id                {session, messages}
+//   GET  /api/sessions/:id                {session, messages, permissions}  (open questions)
 //   POST /api/sessions/:id/messages       {content} -> SSE stream of the run
 //   GET  /api/sessions/:id/events         SSE: the latest run (or from Last-Event-ID) until idle
 //   POST /api/sessions/:id/interrupt      {content} -> 202, delivered at the next turn boundary
 //   POST /api/sessions/:id/abort          {aborted}
 //   DELETE /api/sessions/:id              {deleted}
+//   POST /api/sessions/:id/permissions/:requestId
+//                                         {decision: allow_once|allow_always|deny, message?}
+// Before any route: the RequestGuard (Host, Origin), then the token on /api.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine } from "../engine/engine.js";
 import type { ServerSession } from "../engine/server-session.js";
+import { permissionView } from "../mappings/fim-sse.js";
+import type { PermissionAnswer } from "../types.js";
 import { SERVER_VERSION } from "../version.js";
 import { authorized } from "./auth.js";
+import type { RequestGuard } from "./guard.js";
 import { HttpError, optionalString, readJson, sendError, sendJson } from "./request.js";
 import { parseEventId, streamSession } from "./sse-stream.js";
 
 export interface RouteContext {
   engine: Engine;
   token: string | undefined;
+  guard: RequestGuard;
   keepAliveMs?: number;
   retryMs?: number;
+  /** Where server faults are logged (never sent to the client). */
+  log?: (text: string) => void;
 }
+
+/** The answers a permission question offers (SSE `permission` frames list them). */
+const DECISIONS: Record<string, PermissionAnswer> = {
+  allow_once: { allow: true },
+  allow_always: { allow: true, remember: true },
+  deny: { allow: false },
+};
 
 export async function handle(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
   try {
+    if (ctx.guard.check(req, res)) return;
     await route(req, res, ctx);
   } catch (error) {
-    sendError(res, error);
+    sendError(res, error, ctx.log);
   }
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
-  const parts = url.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = url.pathname.split("/").filter(Boolean).map(decodePart);
   const method = req.method ?? "GET";
   if (url.pathname === "/healthz") {
     expect(method, "GET");
     return sendJson(res, 200, { ok: true, version: SERVER_VERSION, sessions: ctx.engine.sessions.length });
   }
-  if (parts[0] !== "api" || parts[1] !== "sessions" || parts.length > 4)
+  if (parts[0] !== "api" || parts[1] !== "sessions" || parts.length > (parts[3] === "permissions" ? 5 : 4))
     throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
   if (!authorized(req, ctx.token))
     throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)");
@@ -61,6 +78,7 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       return sendJson(res, 200, {
         session: await ctx.engine.describe(id),
         messages: await ctx.engine.messages(id),
+        permissions: (ctx.engine.get(id)?.openQuestions() ?? []).map(permissionView),
       });
     case "messages": {
       expect(method, "POST");
@@ -68,6 +86,7 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       const session = await ctx.engine.open(id);
       if (session.isRunning)
         throw new HttpError(409, "busy", `session ${id} is already running; interrupt or abort it first`);
+      ctx.engine.checkAdmission();
       return streamSession(res, session, { startRun: () => session.run(content), ...keepAlive(ctx) });
     }
     case "events": {
@@ -83,6 +102,9 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     case "abort":
       expect(method, "POST");
       return sendJson(res, 200, { aborted: (await ctx.engine.open(id)).abort() });
+    case "permissions":
+      expect(method, "POST");
+      return answerPermission(req, res, ctx.engine, id, parts[4]);
     default:
       throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
   }
@@ -101,6 +123,32 @@ async function createSession(req: IncomingMessage, res: ServerResponse, engine: 
     ...(systemPrompt !== undefined ? { systemMessage: { content: systemPrompt } } : {}),
   });
   sendJson(res, 201, { session: await engine.describe(session.id) });
+}
+
+async function answerPermission(
+  req: IncomingMessage,
+  res: ServerResponse,
+  engine: Engine,
+  id: string,
+  requestId: string | undefined,
+): Promise<void> {
+  const body = await readJson(req);
+  const decision = optionalString(body, "decision") ?? "";
+  const answer = Object.hasOwn(DECISIONS, decision) ? DECISIONS[decision] : undefined;
+  if (!answer)
+    throw new HttpError(400, "invalid", `"decision" must be one of ${Object.keys(DECISIONS).join(", ")}`);
+  const message = optionalString(body, "message")?.trim();
+  const session = engine.get(id);
+  if (
+    requestId === undefined ||
+    !session?.answerPermission(requestId, { ...answer, ...(message ? { reason: message } : {}) })
+  )
+    throw new HttpError(
+      404,
+      "not_found",
+      `session ${id} has no open permission question "${requestId ?? ""}"`,
+    );
+  sendJson(res, 200, { answered: true });
 }
 
 function replay(
@@ -129,6 +177,15 @@ async function contentOf(req: IncomingMessage): Promise<string> {
     if (value !== undefined && value.trim() !== "") return value;
   }
   throw new HttpError(400, "invalid", 'the body needs a non-empty "content" string');
+}
+
+/** A path segment, percent-decoded; a malformed escape is the client's mistake. */
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new HttpError(400, "bad_path", "the path has a malformed percent-escape");
+  }
 }
 
 function expect(method: string, wanted: string): void {

@@ -1,11 +1,30 @@
-// The HTTP + SSE server. Loopback by default; binding elsewhere needs a token.
+// The HTTP + SSE server. Loopback by default; binding elsewhere needs a token. Requests from the
+// wrong Host or Origin are refused (guard.ts). Slow or idle clients cannot hold it: headers and
+// body must arrive within their timeouts, and at the cap on open connections the oldest one
+// that has no request in flight (a half-open or idle socket) is closed to make room; only when
+// every connection is busy is the newcomer turned away with a 503, so /healthz stays reachable.
 
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { Engine } from "../engine/engine.js";
 import type { EngineOptions } from "../types.js";
 import { checkBind } from "./auth.js";
+import { RequestGuard } from "./guard.js";
 import { handle } from "./routes.js";
+
+/** The request line and headers must arrive within this. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** The whole request (headers and body; a stream's response is not counted) within this. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** How often Node checks those two timeouts. */
+const TIMEOUT_CHECK_MS = 1_000;
+const DEFAULT_MAX_CONNECTIONS = 1024;
+const BUSY_BODY = JSON.stringify({
+  error: { code: "overloaded", message: "too many open connections; try again shortly" },
+});
+const BUSY_RESPONSE =
+  "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: application/json\r\n" +
+  `Connection: close\r\nContent-Length: ${Buffer.byteLength(BUSY_BODY)}\r\n\r\n${BUSY_BODY}`;
 
 export interface HttpServerOptions {
   /** A shared engine, or options to make one. */
@@ -20,6 +39,12 @@ export interface HttpServerOptions {
   keepAliveMs?: number;
   /** How soon EventSource clients reconnect after a drop (SSE `retry:`). Default 1 s. */
   sseRetryMs?: number;
+  /** Origins (scheme://host[:port]) whose pages may call the API. Default none. */
+  allowOrigins?: readonly string[];
+  /** Open connections at most (see above). Default 1024. */
+  maxConnections?: number;
+  /** Where server faults are logged. Default stderr. */
+  log?: (text: string) => void;
 }
 
 export interface HttpServer {
@@ -37,19 +62,29 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
   checkBind(host, options.token, "tern serve --port");
   const engine = options.engine instanceof Engine ? options.engine : new Engine(options.engine);
   const open = new Set<ServerResponse>();
-  const server: Server = createServer((req, res) => {
-    open.add(res);
-    res.on("close", () => open.delete(res));
-    void handle(req, res, {
-      engine,
-      token: options.token,
-      ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
-      ...(options.sseRetryMs !== undefined ? { retryMs: options.sseRetryMs } : {}),
-    });
-  });
-  // Many concurrent streams are the point: no per-socket idle timeout cuts a long run.
-  server.requestTimeout = 0;
+  const guard = new RequestGuard({ host, allowOrigins: options.allowOrigins ?? [] });
+  const log = options.log ?? ((text: string) => process.stderr.write(`tern serve: ${text}\n`));
+  const server: Server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
+    (req, res) => {
+      open.add(res);
+      res.on("close", () => open.delete(res));
+      void handle(req, res, {
+        engine,
+        token: options.token,
+        guard,
+        log,
+        ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
+        ...(options.sseRetryMs !== undefined ? { retryMs: options.sseRetryMs } : {}),
+      });
+    },
+  );
   server.keepAliveTimeout = 5_000;
+  capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -71,4 +106,28 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
       if (closeOptions.engine) await engine.shutdown();
     },
   };
+}
+
+/** Keeps at most `max` sockets open, closing the oldest one without a request in flight first. */
+function capConnections(server: Server, max: number): void {
+  const sockets = new Set<Socket>();
+  const busy = new WeakMap<Socket, number>();
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.once("close", () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+  });
+  server.on("connection", (socket: Socket) => {
+    if (sockets.size >= max) {
+      const idle = [...sockets].find((open) => !busy.get(open));
+      if (idle) idle.destroy();
+      else {
+        socket.end(BUSY_RESPONSE);
+        socket.destroySoon();
+        return;
+      }
+    }
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
 }

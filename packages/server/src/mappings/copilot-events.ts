@@ -312,7 +312,7 @@ function permissionRequest(event: ServerOf<"permission_request">): Record<string
         possiblePaths: [],
         possibleUrls: [],
         hasWriteFileRedirection: false,
-        canOfferSessionApproval: false,
+        canOfferSessionApproval: (event.suggestedRules?.length ?? 0) > 0,
       };
     }
     case "write":
@@ -322,7 +322,7 @@ function permissionRequest(event: ServerOf<"permission_request">): Record<string
         fileName: path,
         intention: event.summary,
         diff: "",
-        canOfferSessionApproval: false,
+        canOfferSessionApproval: (event.suggestedRules?.length ?? 0) > 0,
       };
     case "read":
       return { ...base, kind: "read", path, intention: event.summary };

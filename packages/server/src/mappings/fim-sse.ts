@@ -7,6 +7,9 @@
 //   compact {original_messages, kept_messages}
 //   phase   {phase, ...detail in snake_case}                 (e.g. selecting_tools, total_tools)
 //   inject  {type:"inject", content, kind}
+//   permission {status:"asked", id, tool, kind, description, tool_description, args, options,
+//               expires_at}  (answer with POST /api/sessions/:id/permissions/:id)
+//              {status:"allowed"|"denied", id, reason?}
 //   done    {answer, iterations, elapsed, usage:{prompt_tokens, completion_tokens, total_tokens},
 //            stop_reason, error?}                            (always the run's last frame; also
 //                                                             for a run that could not start)
@@ -18,7 +21,29 @@ import type { AgentEvent, ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
-export type FimChannel = "step" | "answer" | "compact" | "phase" | "inject" | "done";
+export type FimChannel = "step" | "answer" | "compact" | "phase" | "inject" | "permission" | "done";
+
+type PermissionRequestEvent = Extract<ServerEvent, { type: "permission_request" }>;
+
+/** A permission question as HTTP clients see it (the SSE frame, and GET /api/sessions/:id). */
+export function permissionView(event: PermissionRequestEvent): Record<string, unknown> {
+  const rules = event.suggestedRules ?? [];
+  return {
+    status: "asked",
+    id: event.requestId,
+    tool: event.toolName,
+    kind: event.kind,
+    description: event.summary,
+    tool_description: event.toolDescription,
+    args: event.args,
+    options: [
+      { id: "allow_once", label: "Allow once" },
+      ...(rules.length > 0 ? [{ id: "allow_always", label: `Always allow ${rules.join(", ")}`, rules }] : []),
+      { id: "deny", label: "Deny", message: "optional: tell the model why" },
+    ],
+    ...(event.expiresAt !== undefined ? { expires_at: new Date(event.expiresAt).toISOString() } : {}),
+  };
+}
 
 export interface SseFrame {
   event: FimChannel;
@@ -60,6 +85,19 @@ export class FimMapper {
           {
             event: "compact",
             data: { original_messages: event.messagesBefore, kept_messages: event.messagesKept },
+          },
+        ];
+      case "permission_request":
+        return [{ event: "permission", data: permissionView(event) }];
+      case "permission_result":
+        return [
+          {
+            event: "permission",
+            data: {
+              status: event.allow ? "allowed" : "denied",
+              id: event.requestId,
+              ...(event.reason !== undefined ? { reason: event.reason } : {}),
+            },
           },
         ];
       case "answer_start":

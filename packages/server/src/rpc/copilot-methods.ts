@@ -35,6 +35,15 @@ export interface CopilotConnectionOptions {
 /** Methods that work before a token-checked `connect`. */
 const OPEN_METHODS = new Set(["connect", "ping"]);
 
+/** Approvals that also allow calls like this one for the rest of the session. */
+const LASTING_APPROVALS = new Set([
+  "approve-for-session",
+  "approve-for-location",
+  "approve-permanently",
+  "approved-for-session",
+  "approved-for-location",
+]);
+
 /** Approvals among Copilot's permission decisions; anything else denies. */
 const APPROVALS = new Set([
   "approve-once",
@@ -114,7 +123,8 @@ export class CopilotConnection {
   }
 
   handler = (method: string): RpcHandler | undefined => {
-    const handler = this.table[method];
+    // Own methods only: "constructor", "__proto__" or "toString" are not methods of this table.
+    const handler = Object.hasOwn(this.table, method) ? this.table[method] : undefined;
     if (!handler || this.authenticated || OPEN_METHODS.has(method)) return handler;
     return () => {
       throw new RpcError(UNAUTHORIZED, "Unauthorized: call connect with the server's token first");
@@ -270,7 +280,7 @@ function toolResult(p: Params): ClientToolResult {
 function permissionAnswer(p: Params): PermissionAnswer {
   const result = record(p.result);
   const kind = typeof result?.kind === "string" ? result.kind : "";
-  if (APPROVALS.has(kind)) return { allow: true };
+  if (APPROVALS.has(kind)) return { allow: true, ...(LASTING_APPROVALS.has(kind) ? { remember: true } : {}) };
   const feedback =
     typeof result?.feedback === "string" && result.feedback !== "" ? result.feedback : undefined;
   return {

@@ -1,7 +1,9 @@
 // Content-Length framing (the LSP / Copilot CLI wire format): `Content-Length: N\r\n`, optional
 // other headers, `\r\n`, then N bytes of UTF-8 JSON. The decoder takes bytes as they come (split
-// or batched anyhow) and never throws: a bad header is reported and skipped, so one broken frame
-// does not end the connection.
+// or batched anyhow) and never throws: a bad header is reported as an error frame. Every header
+// line must be `Name: value`, so an HTTP request (a browser's POST to this port) is never read
+// as a frame: its request line makes the header bad. After a bad header the byte stream cannot
+// be trusted to be in step, so the peer closes the connection.
 
 const SEPARATOR = Buffer.from("\r\n\r\n");
 const MAX_HEADER_BYTES = 8_192;
@@ -63,10 +65,13 @@ export class FrameDecoder {
   }
 }
 
+const HEADER_LINE = /^[A-Za-z0-9-]+:/;
+
 function contentLength(header: string): number | undefined {
-  for (const line of header.split("\r\n")) {
+  const lines = header.split("\r\n");
+  if (!lines.every((line) => HEADER_LINE.test(line))) return undefined;
+  for (const line of lines) {
     const colon = line.indexOf(":");
-    if (colon < 0) continue;
     if (line.slice(0, colon).trim().toLowerCase() !== "content-length") continue;
     const value = line.slice(colon + 1).trim();
     return /^\d+$/.test(value) ? Number(value) : undefined;

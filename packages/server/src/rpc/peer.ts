@@ -1,7 +1,8 @@
 // A JSON-RPC 2.0 peer over a byte stream pair: it answers the other side's requests from a
 // handler table, sends notifications, and makes requests of its own (Copilot's hooks.invoke).
-// Bad input gets JSON-RPC errors (parse error, invalid request, method not found); it never ends
-// the connection.
+// Bad messages get JSON-RPC errors (parse error, invalid request, method not found) and the
+// connection goes on; a bad frame (no valid Content-Length: the stream is out of step) gets an
+// error and then the connection is closed.
 
 import type { Readable, Writable } from "node:stream";
 import { EngineError } from "../types.js";
@@ -85,6 +86,12 @@ export class JsonRpcPeer {
     for (const listener of this.closeListeners) listener();
   }
 
+  /** Closes the connection from this side once what was written has gone out. */
+  private hangUp(): void {
+    this.close();
+    if (!this.output.destroyed && !this.output.writableEnded) this.output.end();
+  }
+
   private send(message: unknown): void {
     if (this.closed || this.output.destroyed || this.output.writableEnded) return;
     this.output.write(encodeFrame(message));
@@ -93,8 +100,10 @@ export class JsonRpcPeer {
   private receive(chunk: Buffer): void {
     for (const frame of this.decoder.push(chunk)) {
       if (frame.kind === "error") {
+        // The rest of the stream may be out of step (or not JSON-RPC at all): say why and hang up.
         this.send(errorResponse(null, INVALID_REQUEST, `Invalid frame: ${frame.message}`));
-        continue;
+        this.hangUp();
+        return;
       }
       let message: unknown;
       try {

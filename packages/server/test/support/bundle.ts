@@ -1,55 +1,30 @@
-// The server entry (src/main.ts) bundled with esbuild, so tests can run it as a real child
-// process with plain `node` (Node 20 cannot run TypeScript).
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+// `tern serve` as a real child process: the `tern` bundle (packages/cli/dist, built by the
+// tests' global setup) behind a small launcher that puts "serve" in front of the arguments, so a
+// test (or the official Copilot SDK) can start it as one file with plain `node`.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ENTRY = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
-const PACKAGES = fileURLToPath(new URL("../../../", import.meta.url));
+const CLI_DIR = fileURLToPath(new URL("../../../cli/", import.meta.url));
+const TERN_JS = join(CLI_DIR, "dist", "tern.js");
 let built: Promise<string> | undefined;
 
-/** Newest modification time of the workspace packages' sources: the bundle's cache key. */
-function sourceStamp(): number {
-  let newest = 0;
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  for (const name of readdirSync(PACKAGES))
-    if (existsSync(join(PACKAGES, name, "src"))) walk(join(PACKAGES, name, "src"));
-  return Math.floor(newest);
-}
-
-/** Builds once per change of the sources (shared by test processes); resolves with the bundle's path. */
+/** Builds the `tern` bundle if stale; resolves with the path of a launcher running `tern serve`. */
 export function bundleServer(): Promise<string> {
   built ??= (async () => {
-    const dir = join(tmpdir(), "tern-server-bundle");
-    const outfile = join(dir, `main-${sourceStamp()}.mjs`);
-    if (existsSync(outfile)) return outfile;
-    mkdirSync(dir, { recursive: true });
-    const esbuild = await import("esbuild");
-    // Written aside and renamed: a parallel test process never runs half a file.
-    const draft = `${outfile}.${process.pid}.tmp.mjs`;
-    await esbuild.build({
-      entryPoints: [ENTRY],
-      outfile: draft,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      logLevel: "warning",
-      // Bundled CommonJS dependencies call require() for Node built-ins.
-      banner: {
-        js: 'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);',
-      },
+    execFileSync(process.execPath, [join(CLI_DIR, "scripts", "build.mjs"), "--if-stale", "--quiet"], {
+      stdio: "inherit",
     });
-    renameSync(draft, outfile);
-    return outfile;
+    const dir = join(tmpdir(), "tern-server-launcher");
+    mkdirSync(dir, { recursive: true });
+    const launcher = join(dir, "tern-serve.mjs");
+    const text = `process.argv.splice(2, 0, "serve");\nawait import(${JSON.stringify(pathToFileURL(TERN_JS).href)});\n`;
+    // Written aside and renamed: a parallel test process never runs half a file.
+    writeFileSync(`${launcher}.${process.pid}.tmp`, text);
+    renameSync(`${launcher}.${process.pid}.tmp`, launcher);
+    return launcher;
   })();
   return built;
 }

@@ -26,6 +26,9 @@ export function parseSse(text: string): Frame[] {
 }
 
 /** POSTs a message and reads the whole SSE answer. */
+/** What the server reads bodies as (it refuses anything else). */
+export const JSON_TYPE = { "content-type": "application/json" };
+
 export async function postMessage(
   baseUrl: string,
   sessionId: string,

@@ -1,0 +1,61 @@
+// The coding agent, once, for every command that runs it: `run`, `chat` and the sessions a
+// `tern serve` opens all get these parts from the same settings. The tools confined to the
+// workspace, the system prompt, the permission policy's options (the caller supplies who is
+// asked), the context guard, the ReAct policies and what the provider calls need.
+import {
+  type AgentOptions,
+  contextGuard,
+  REQUEST_TOOLS_TOOL,
+  type ReactOptions,
+  TASK_COMPLETE_TOOL,
+} from "@tern/agent";
+import type { Model } from "@tern/ai";
+import { type AnyBuiltinTool, createTools, type PermissionOptions } from "@tern/tools";
+import { explicitApiKey } from "../config/model.js";
+import type { AgentSettings } from "../config/settings.js";
+import { loopOptions } from "./loop-options.js";
+import { systemPrompt } from "./system-prompt.js";
+
+export interface AgentParts {
+  tools: AnyBuiltinTool[];
+  systemPrompt: string;
+  /** The policy's options, without `ask` and `tools` (each command asks its own way). */
+  permissions: Omit<PermissionOptions, "ask" | "tools">;
+  /** Thinking level, stream options (key, retries), the context guard and the ReAct options. */
+  options: Partial<AgentOptions>;
+}
+
+export function agentParts(
+  settings: AgentSettings,
+  where: { cwd: string; model: Model; env: NodeJS.ProcessEnv; react?: Partial<ReactOptions> },
+): AgentParts {
+  const { cwd, model, env } = where;
+  const tools = settings.tools === "none" ? [] : createTools({ root: cwd });
+  const apiKey = explicitApiKey(model, settings, env);
+  return {
+    tools,
+    systemPrompt: systemPrompt({
+      cwd,
+      toolNames: tools.map((tool) => tool.name),
+      ...(settings.system ? { extra: settings.system } : {}),
+    }),
+    permissions: {
+      mode: settings.mode,
+      allow: settings.allow,
+      deny: settings.deny,
+      // The agent's own policy tools change nothing outside the run: they never need permission.
+      kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read" },
+      root: cwd,
+    },
+    options: {
+      ...(settings.thinking ? { thinkingLevel: settings.thinking } : {}),
+      streamOptions: {
+        ...(apiKey !== undefined ? { apiKey } : {}),
+        ...(settings.retry ? { retry: settings.retry } : {}),
+      },
+      // Keeps every model call inside the model's context window (and makes /compact possible).
+      policies: [contextGuard()],
+      ...loopOptions(settings, where.react),
+    },
+  };
+}
