@@ -69,17 +69,20 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     return createSession(req, res, ctx.engine);
   }
   switch (action) {
-    case undefined:
+    case undefined: {
       if (method === "DELETE") {
         await ctx.engine.delete(id);
         return sendJson(res, 200, { deleted: true });
       }
       expect(method, "GET");
+      // The messages first: a damaged file is reported as such (422), not as a missing session.
+      const messages = await ctx.engine.messages(id);
       return sendJson(res, 200, {
         session: await ctx.engine.describe(id),
-        messages: await ctx.engine.messages(id),
+        messages,
         permissions: (ctx.engine.get(id)?.openQuestions() ?? []).map(permissionView),
       });
+    }
     case "messages": {
       expect(method, "POST");
       const content = await contentOf(req);

@@ -108,20 +108,27 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
   };
 }
 
-/** Keeps at most `max` sockets open, closing the oldest one without a request in flight first. */
+/**
+ * Keeps at most `max` sockets open. To make room it closes the oldest socket that never finished
+ * a request (a half-open or slow one) and, failing that, the oldest idle keep-alive one; a socket
+ * with a request in flight is never closed.
+ */
 function capConnections(server: Server, max: number): void {
   const sockets = new Set<Socket>();
-  const busy = new WeakMap<Socket, number>();
+  const inFlight = new WeakMap<Socket, number>();
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    res.once("close", () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
   });
   server.on("connection", (socket: Socket) => {
     if (sockets.size >= max) {
-      const idle = [...sockets].find((open) => !busy.get(open));
-      if (idle) idle.destroy();
-      else {
+      const open = [...sockets];
+      const victim = open.find((s) => !inFlight.has(s)) ?? open.find((s) => (inFlight.get(s) ?? 0) === 0);
+      if (victim) {
+        sockets.delete(victim);
+        victim.destroy();
+      } else {
         socket.end(BUSY_RESPONSE);
         socket.destroySoon();
         return;

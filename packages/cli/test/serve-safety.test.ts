@@ -1,0 +1,245 @@
+// `tern serve` is safe to leave running: real requests against a real child process. Requests a
+// hostile web page could make (another Host, another Origin, a text/plain body), a client's cwd
+// outside the operator's roots, malformed input, half-open connections and a full run cap are
+// all refused with a 4xx/503 JSON error that names no server path, and /healthz keeps answering.
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { basename, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { JSON_TYPE, rawRequest, type Served, sseReader, startServe } from "./support/serve.js";
+import { runTern, tempDir, ternEnv } from "./support/tern.js";
+
+let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let home: string;
+let work: string;
+let other: string;
+let server: Served;
+
+beforeAll(async () => {
+  model = await scriptedOpenAi();
+  home = tempDir();
+  work = tempDir();
+  other = tempDir();
+  server = await startServe([
+    "--port",
+    "0",
+    ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
+    ...["--allow-root", other, "--allow-origin", "http://good.example:3000"],
+    ...["--max-connections", "8", "--max-runs", "1"],
+  ]);
+});
+
+afterAll(async () => {
+  await model.close();
+});
+
+async function healthy(): Promise<void> {
+  const res = await fetch(`${server.base}/healthz`);
+  expect(res.status).toBe(200);
+}
+
+function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${server.base}${path}`, {
+    method: "POST",
+    headers: { ...JSON_TYPE, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The error body, checked for the things it must never say. */
+async function errorOf(res: Response): Promise<{ code: string; message: string }> {
+  const text = await res.text();
+  expect(text).not.toContain(home);
+  expect(text).not.toContain(work);
+  expect(res.headers.get("content-type")).toContain("application/json");
+  return (JSON.parse(text) as { error: { code: string; message: string } }).error;
+}
+
+describe("who may talk to it", () => {
+  it("refuses a Host that is not the bound address or a loopback name (DNS rebinding)", async () => {
+    const port = new URL(server.base).port;
+    const evil = await rawRequest(server.base, "/api/sessions", {
+      headers: { host: `evil.example:${port}` },
+    });
+    expect(evil.status).toBe(403);
+    expect(JSON.parse(evil.body).error.code).toBe("forbidden_host");
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`])
+      expect((await rawRequest(server.base, "/healthz", { headers: { host } })).status).toBe(200);
+    await healthy();
+  });
+
+  it("refuses cross-origin requests unless --allow-origin names the origin", async () => {
+    const evil = await post("/api/sessions", {}, { origin: "http://evil.example" });
+    expect(evil.status).toBe(403);
+    expect((await errorOf(evil)).code).toBe("forbidden_origin");
+    const nullOrigin = await post("/api/sessions", {}, { origin: "null" });
+    expect(nullOrigin.status).toBe(403);
+    const own = await post("/api/sessions", {}, { origin: server.base });
+    expect(own.status).toBe(201);
+    const good = await post("/api/sessions", {}, { origin: "http://good.example:3000" });
+    expect(good.status).toBe(201);
+    expect(good.headers.get("access-control-allow-origin")).toBe("http://good.example:3000");
+    const preflight = await fetch(`${server.base}/api/sessions`, {
+      method: "OPTIONS",
+      headers: { origin: "http://good.example:3000", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
+  });
+
+  it("reads only application/json bodies (no form or text/plain POST from a page)", async () => {
+    for (const type of [
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+    ]) {
+      const res = await fetch(`${server.base}/api/sessions`, {
+        method: "POST",
+        headers: { "content-type": type },
+        body: "{}",
+      });
+      expect(res.status).toBe(415);
+    }
+    await healthy();
+  });
+});
+
+describe("where sessions may work", () => {
+  it("takes --cwd by default and a cwd under --allow-root, and refuses any other (403)", async () => {
+    const created = await post("/api/sessions", {});
+    expect(((await created.json()) as { session: { cwd: string } }).session.cwd).toBe(work);
+    mkdirSync(join(other, "sub"));
+    expect((await post("/api/sessions", { cwd: join(other, "sub") })).status).toBe(201);
+    for (const cwd of ["/", join(work, ".."), "/etc"]) {
+      const res = await post("/api/sessions", { cwd });
+      expect(res.status).toBe(403);
+      expect((await errorOf(res)).code).toBe("forbidden");
+    }
+    // A link inside the workspace that leads out is judged by where it leads.
+    symlinkSync("/", join(work, "escape"));
+    expect((await post("/api/sessions", { cwd: join(work, "escape") })).status).toBe(403);
+  });
+
+  it("answers a cwd that does not exist with a 400 that names no server path", async () => {
+    const res = await post("/api/sessions", { cwd: join(work, "missing") });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).message).toMatch(/not an existing directory/);
+  });
+});
+
+describe("client mistakes are 4xx JSON errors", () => {
+  it("malformed percent-escapes, bad ids and unknown routes", async () => {
+    const bad = await rawRequest(server.base, "/api/sessions/%E0%A4%A");
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.code).toBe("bad_path");
+    expect((await fetch(`${server.base}/api/sessions/..%2F..%2Fetc`)).status).toBe(400);
+    expect((await fetch(`${server.base}/api/sessions/no-such-session`)).status).toBe(404);
+    expect((await fetch(`${server.base}/nope`)).status).toBe(404);
+    await healthy();
+  });
+
+  it("names a session whose file is damaged (422), not its path", async () => {
+    // A session stored by `tern run` (which has finished, so nothing holds it open), then damaged.
+    model.push({ text: "Stored." });
+    const stored = await runTern(["run", "--base-url", model.baseUrl, "--model", "scripted", "store this"], {
+      env: ternEnv({ TERN_HOME: home }),
+      cwd: work,
+    });
+    expect(stored.code).toBe(0);
+    // The newest file: the sessions made over HTTP before are older (and open in the server).
+    const [file] = sessionFiles(home).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    const id = basename(file!, ".jsonl");
+    const lines = readFileSync(file!, "utf8").split("\n");
+    lines.splice(1, 0, "this is not a session line");
+    writeFileSync(file!, lines.join("\n"));
+
+    const res = await fetch(`${server.base}/api/sessions/${id}`);
+    expect(res.status).toBe(422);
+    const error = await errorOf(res);
+    expect(error).toMatchObject({ code: "corrupt" });
+    expect(error.message).toContain(id);
+    const run = await post(`/api/sessions/${id}/messages`, { content: "go on" });
+    expect(run.status).toBe(422);
+    expect((await errorOf(run)).message).toContain(id);
+    await healthy();
+  });
+});
+
+describe("limits", () => {
+  it("keeps answering /healthz with its connection cap full of half-open requests", async () => {
+    const sockets: Socket[] = [];
+    const url = new URL(server.base);
+    try {
+      for (let i = 0; i < 20; i++) {
+        const socket = connect(Number(url.port), url.hostname);
+        socket.on("error", () => {});
+        await new Promise((resolve) => socket.once("connect", resolve));
+        socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+        sockets.push(socket);
+      }
+      await healthy();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it("refuses a run beyond --max-runs with 503 and Retry-After, and runs it once there is room", async () => {
+    // The first run waits on a permission question, so it is certainly still running.
+    model.push({ toolCalls: [{ id: "w1", name: "write", args: { path: "a.txt", content: "a" } }] });
+    const first = (await (await post("/api/sessions", {})).json()) as { session: { id: string } };
+    const stream = sseReader(
+      await post(`/api/sessions/${first.session.id}/messages`, { content: "write a" }),
+    );
+    const question = await stream.until((frame) => frame.event === "permission");
+    const second = (await (await post("/api/sessions", {})).json()) as { session: { id: string } };
+    const refused = await post(`/api/sessions/${second.session.id}/messages`, { content: "hi" });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await errorOf(refused)).code).toBe("overloaded");
+    await healthy();
+
+    model.push({ text: "Denied, so I stop." }, { text: "Second run." });
+    await post(`/api/sessions/${first.session.id}/permissions/${question.data.id}`, { decision: "deny" });
+    await stream.all();
+    const frames = await sseReader(
+      await post(`/api/sessions/${second.session.id}/messages`, { content: "hi" }),
+    ).all();
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Second run." } });
+  });
+});
+
+describe("start-up", () => {
+  it("reports a port in use as a usage error naming the port", async () => {
+    const port = new URL(server.base).port;
+    const result = await runTern([
+      ...["serve", "--port", port, "--base-url", model.baseUrl, "--model", "scripted", "--home", home],
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`port ${port} is already in use`);
+    expect(result.stderr).not.toContain("internal error");
+  });
+
+  it("refuses --host 127.evil.example without a token: it is a name, not loopback", async () => {
+    const result = await runTern([
+      "serve",
+      "--port",
+      "0",
+      "--host",
+      "127.evil.example",
+      "--base-url",
+      model.baseUrl,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/127\.evil\.example \(not loopback\) requires a token/);
+  });
+});
+
+function sessionFiles(root: string): string[] {
+  const sessions = join(root, "sessions");
+  return readdirSync(sessions).flatMap((dir) =>
+    readdirSync(join(sessions, dir))
+      .filter((name) => name.endsWith(".jsonl"))
+      .map((name) => join(sessions, dir, name)),
+  );
+}
