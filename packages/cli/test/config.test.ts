@@ -128,6 +128,12 @@ describe("chooseModel", () => {
     });
   });
 
+  it("keeps the provider's API with a --base-url (a proxy for Anthropic stays Anthropic Messages)", () => {
+    expect(
+      choose({ provider: "anthropic", model: "claude-sonnet-4-6", baseUrl: "http://127.0.0.1:9000/v1" }),
+    ).toMatchObject({ api: "anthropic-messages", baseUrl: "http://127.0.0.1:9000/v1" });
+  });
+
   it("accepts any id on local servers and custom base URLs", () => {
     expect(choose({ provider: "ollama", model: "qwen3:8b" })).toMatchObject({
       api: "openai-completions",
