@@ -130,7 +130,7 @@ export function loadConfig(home: string): LoadedConfig {
     }
     if (!field[0](value)) {
       warnings.push(
-        `${path}: "${key}" must be ${field[1]} ${typeof value === "string" ? ` (got ${JSON.stringify(value)})` : ""}; ignored`,
+        `${path}: "${key}" must be ${field[1]}${typeof value === "string" ? ` (got ${JSON.stringify(value)})` : ""}; ignored`,
       );
       continue;
     }
