@@ -167,6 +167,20 @@ describe("client mistakes are 4xx JSON errors", () => {
 });
 
 describe("limits", () => {
+  it("closes a connection whose headers never finish (the header timeout)", async () => {
+    const url = new URL(server.base);
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on("error", () => {});
+    let reply = "";
+    socket.on("data", (chunk) => {
+      reply += chunk.toString();
+    });
+    socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+    await new Promise((resolve) => socket.once("close", resolve));
+    expect(reply).toMatch(/^HTTP\/1\.1 408|^$/);
+    await healthy();
+  }, 60_000);
+
   it("keeps answering /healthz with its connection cap full of half-open requests", async () => {
     const sockets: Socket[] = [];
     const url = new URL(server.base);
@@ -206,6 +220,74 @@ describe("limits", () => {
       await post(`/api/sessions/${second.session.id}/messages`, { content: "hi" }),
     ).all();
     expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Second run." } });
+  });
+});
+
+describe("the JSON-RPC port", () => {
+  let rpc: Served;
+
+  beforeAll(async () => {
+    rpc = await startServe([
+      ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+      ...["--home", home, "--cwd", work],
+    ]);
+  });
+
+  /** Sends bytes on a fresh connection: what came back once the server closed it (or, keepOpen, once a reply came). */
+  function exchange(bytes: string | Buffer, keepOpen = false): Promise<{ text: string; closed: boolean }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(rpc.rpcPort, "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => {
+        text += chunk.toString();
+        if (keepOpen && text.includes("}")) {
+          socket.destroy();
+          resolve({ text, closed: false });
+        }
+      });
+      socket.on("close", () => resolve({ text, closed: true }));
+      socket.on("error", reject);
+      socket.write(bytes);
+    });
+  }
+
+  function frame(message: unknown): Buffer {
+    const body = Buffer.from(JSON.stringify(message));
+    return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+  }
+
+  it("refuses an HTTP request (a browser's POST) and closes the connection", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.create", params: {} });
+    const { text, closed } = await exchange(
+      `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(closed).toBe(true);
+    expect(text).toContain('"code":-32600');
+    expect(text).not.toContain('"sessionId"');
+  });
+
+  it("closes the connection after a frame with a bad Content-Length, and serves the next one", async () => {
+    const { text, closed } = await exchange("Content-Length: 12x\r\n\r\n{}");
+    expect(closed).toBe(true);
+    expect(text).toContain("Invalid frame");
+    const ping = await exchange(frame({ jsonrpc: "2.0", id: 2, method: "ping" }), true);
+    expect(ping.text).toContain('"pong"');
+  });
+
+  it("answers Object.prototype's names as unknown methods (-32601)", async () => {
+    for (const method of ["constructor", "__proto__", "toString"]) {
+      const { text } = await exchange(frame({ jsonrpc: "2.0", id: 3, method }), true);
+      expect(text).toContain('"code":-32601');
+    }
+  });
+
+  it("refuses a workingDirectory outside the allowed roots", async () => {
+    const { text } = await exchange(
+      frame({ jsonrpc: "2.0", id: 4, method: "session.create", params: { workingDirectory: "/" } }),
+      true,
+    );
+    expect(text).toContain("outside the directories this server may work in");
+    expect(text).not.toContain(work);
   });
 });
 

@@ -189,7 +189,13 @@ function describe(error: unknown): { code: number; text: string; data?: unknown 
   if (error instanceof RpcError) return { code: error.code, text: error.message, data: error.data };
   if (error instanceof EngineError) {
     const code =
-      error.code === "not_found" ? NOT_FOUND : error.code === "invalid" ? INVALID_PARAMS : CONFLICT;
+      error.code === "not_found"
+        ? NOT_FOUND
+        : error.code === "invalid"
+          ? INVALID_PARAMS
+          : error.code === "forbidden"
+            ? UNAUTHORIZED
+            : CONFLICT;
     return { code, text: error.message, data: { code: error.code } };
   }
   return { code: INTERNAL_ERROR, text: error instanceof Error ? error.message : String(error) };
