@@ -86,6 +86,25 @@ describe("permission questions over HTTP", () => {
     expect(after.permissions).toEqual([]);
   });
 
+  it("remembers allow_always for the rest of the session: the same call is not asked again", async () => {
+    const { base, work } = await served();
+    const id = await newSession(base);
+    const write = (callId: string, content: string) => ({
+      toolCalls: [{ id: callId, name: "write", args: { path: "same.txt", content } }],
+    });
+    model.push(write("a1", "one"), { text: "First." }, write("a2", "two"), { text: "Second." });
+    const first = sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "write one" }));
+    const question = await first.until(isQuestion);
+    await post(base, `/api/sessions/${id}/permissions/${question.data.id}`, { decision: "allow_always" });
+    expect((await first.all()).at(-1)).toMatchObject({ data: { answer: "First." } });
+    const second = await sseReader(
+      await post(base, `/api/sessions/${id}/messages`, { content: "write two" }),
+    ).all();
+    expect(second.filter(isQuestion)).toEqual([]);
+    expect(second.at(-1)).toMatchObject({ data: { answer: "Second." } });
+    expect(readFileSync(join(work, "same.txt"), "utf8")).toBe("two");
+  });
+
   it("passes a denial's message to the model", async () => {
     const { base, work } = await served();
     const id = await newSession(base);
@@ -210,6 +229,34 @@ describe("over JSON-RPC with the official Copilot SDK", () => {
       expect(readFileSync(join(work, "done.txt"), "utf8")).toBe("ok");
       const complete = events.find((event) => event.type === "session.task_complete");
       expect(complete?.data).toMatchObject({ summary: "Wrote done.txt." });
+    } finally {
+      await client.stop();
+    }
+  });
+
+  it("shows a compaction as Copilot compaction events", async () => {
+    const home = tempDir();
+    writeFileSync(
+      join(home, "config.json"),
+      JSON.stringify({
+        models: [{ id: "tiny", provider: "local", contextWindow: 3000, maxOutputTokens: 500 }],
+      }),
+    );
+    const { rpcPort } = await startServe([
+      ...["--rpc-port", "0", "--base-url", model.baseUrl, "--provider", "local", "--model", "tiny"],
+      ...["--home", home, "--cwd", tempDir(), "--tools", "none"],
+    ]);
+    const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
+    try {
+      const session = await client.createSession({ onPermissionRequest: () => ({ kind: "approve-once" }) });
+      const events: SessionEvent[] = [];
+      session.on((event) => events.push(event));
+      const long = "All work and no play makes a long reply. ".repeat(120);
+      model.push({ text: long }, { text: long }, { text: "Summary so far." }, { text: "Short." });
+      for (const prompt of ["one", "two", "three"]) await session.sendAndWait({ prompt }, 15_000);
+      const types = events.map((event) => event.type);
+      expect(types).toContain("session.compaction_start");
+      expect(types).toContain("session.compaction_complete");
     } finally {
       await client.stop();
     }

@@ -10,7 +10,9 @@ export function systemPrompt(options: {
   const lines = [
     "You are tern, a coding agent working in a terminal on the user's machine.",
     `Your workspace is ${options.cwd}; every path you use is relative to it, and tools cannot leave it.`,
-    `Tools: ${options.toolNames.join(", ")}.`,
+    options.toolNames.length > 0
+      ? `Tools: ${options.toolNames.join(", ")}.`
+      : "You have no tools in this session: answer from the conversation alone.",
     "",
     "How to work:",
     "- Look before you change anything: read the files involved; use glob and grep to find them.",
