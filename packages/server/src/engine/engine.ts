@@ -278,19 +278,14 @@ export class Engine {
       ...(keepRuns !== undefined ? { keepRuns } : {}),
       ...(now ? { now } : {}),
       ...(permissionTimeoutMs !== undefined ? { permissionTimeoutMs } : {}),
-      ...(maxRuns !== undefined ? { admit: () => this.admits() } : {}),
+      ...(maxRuns !== undefined ? { admit: () => this.checkAdmission() } : {}),
     };
   }
 
-  /** Whether one more run may start now (the cap on concurrent runs). */
-  admits(): boolean {
-    const { maxRuns } = this.options;
-    return maxRuns === undefined || this.sessions.filter((open) => open.isRunning).length < maxRuns;
-  }
-
-  /** Throws EngineError("overloaded") when no run may start now. */
+  /** Throws EngineError("overloaded") when no run may start now (the cap on concurrent runs). */
   checkAdmission(): void {
-    if (!this.admits())
+    const { maxRuns } = this.options;
+    if (maxRuns !== undefined && this.sessions.filter((open) => open.isRunning).length >= maxRuns)
       throw new EngineError(
         "overloaded",
         "the server runs as many runs as it may at once; try again shortly",

@@ -45,8 +45,8 @@ export interface ServerSessionInit {
   now?: () => number;
   /** How long a permission question waits before it is denied. Default 5 minutes. */
   permissionTimeoutMs?: number;
-  /** Whether the server may start one more run now (its cap on concurrent runs). */
-  admit?: () => boolean;
+  /** Throws when the server may not start one more run now (its cap on concurrent runs). */
+  admit?: () => void;
 }
 
 const DEFAULT_PERMISSION_TIMEOUT_MS = 5 * 60_000;
@@ -64,7 +64,7 @@ export class ServerSession {
   private readonly clientSpecs = new Map<string, ClientToolSpec>();
   private readonly ctx: BridgeContext;
   private readonly now: () => number;
-  private readonly admit: () => boolean;
+  private readonly admit: () => void;
   /** Permission questions asked and not answered yet, by request id. */
   private readonly questions = new Map<string, Extract<SessionServerEvent, { type: "permission_request" }>>();
   private client: ClientAttachment | undefined;
@@ -76,7 +76,7 @@ export class ServerSession {
     this.session = init.session;
     this.cwd = init.cwd;
     this.now = init.now ?? Date.now;
-    this.admit = init.admit ?? (() => true);
+    this.admit = init.admit ?? (() => {});
     this.journal = new Journal(init.keepRuns ?? 1, this.now);
     this.ctx = {
       sessionId: this.session.id,
@@ -284,12 +284,7 @@ export class ServerSession {
   }
 
   private start(text: string | undefined): void {
-    if (!this.admit())
-      throw new EngineError(
-        "overloaded",
-        "the server runs as many runs as it may at once; try again shortly",
-      );
-
+    this.admit();
     this.lastAborted = false;
     const run = this.drive(text).finally(() => {
       this.running = undefined;
