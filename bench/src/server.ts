@@ -14,6 +14,8 @@ import { round } from "./measure.js";
 
 const SESSIONS = 200;
 const LONG_ANSWER = "All work and no play makes a server a dull stream. ".repeat(1600);
+/** The server reads only JSON bodies. */
+const JSON_BODY = { "content-type": "application/json" };
 
 type Reply = { port: number } | { heapUsed: number; rss: number } | { released: true };
 
@@ -104,12 +106,16 @@ function startChild() {
 }
 
 async function newSession(base: string): Promise<string> {
-  const res = await fetch(`${base}/api/sessions`, { method: "POST", body: "{}" });
+  const res = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_BODY, body: "{}" });
   return ((await res.json()) as { session: { id: string } }).session.id;
 }
 
 function post(base: string, id: string, content: string): Promise<Response> {
-  return fetch(`${base}/api/sessions/${id}/messages`, { method: "POST", body: JSON.stringify({ content }) });
+  return fetch(`${base}/api/sessions/${id}/messages`, {
+    method: "POST",
+    headers: JSON_BODY,
+    body: JSON.stringify({ content }),
+  });
 }
 
 /** Reads an SSE body until `stop` says so; returns the frames (data lines) seen. */
