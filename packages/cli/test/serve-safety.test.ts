@@ -121,6 +121,30 @@ describe("where sessions may work", () => {
     expect((await post("/api/sessions", { cwd: join(work, "escape") })).status).toBe(403);
   });
 
+  it("neither lists nor opens a stored session of another directory", async () => {
+    model.push({ text: "Elsewhere." });
+    const elsewhere = tempDir();
+    const stored = await runTern(["run", "--base-url", model.baseUrl, "--model", "scripted", "hi"], {
+      env: ternEnv({ TERN_HOME: home }),
+      cwd: elsewhere,
+    });
+    expect(stored.code).toBe(0);
+    const file = sessionFiles(home).find((path) => readFileSync(path, "utf8").includes(elsewhere))!;
+    const id = basename(file, ".jsonl");
+    const listed = (await (await fetch(`${server.base}/api/sessions`)).json()) as {
+      sessions: { id: string }[];
+    };
+    expect(listed.sessions.map((s) => s.id)).not.toContain(id);
+    for (const res of [
+      await fetch(`${server.base}/api/sessions/${id}`),
+      await post(`/api/sessions/${id}/messages`, { content: "go on" }),
+      await fetch(`${server.base}/api/sessions/${id}`, { method: "DELETE" }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(await res.text()).not.toContain(elsewhere);
+    }
+  });
+
   it("answers a cwd that does not exist with a 400 that names no server path", async () => {
     const res = await post("/api/sessions", { cwd: join(work, "missing") });
     expect(res.status).toBe(400);

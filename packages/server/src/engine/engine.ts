@@ -146,7 +146,10 @@ export class Engine {
     } catch (error) {
       throw engineError(error);
     }
-    return summaries.filter((summary) => !summary.error).map((summary) => this.info(summary));
+    // Sessions of other directories are not this server's to show.
+    return summaries
+      .filter((summary) => !summary.error && this.inRoots(summary.cwd))
+      .map((summary) => this.info(summary));
   }
 
   async describe(id: string): Promise<SessionInfo> {
@@ -162,22 +165,14 @@ export class Engine {
   async history(id: string): Promise<EventEntry[]> {
     const open = this.live.get(id);
     if (open) return open.persistedEvents();
-    try {
-      return (await this.store.load(id)).eventsAfter(0);
-    } catch (error) {
-      throw engineError(error, id);
-    }
+    return (await this.loadStored(id)).eventsAfter(0);
   }
 
   /** The conversation as the model sees it. */
   async messages(id: string): Promise<readonly AgentMessage[]> {
     const open = this.live.get(id);
     if (open) return open.messages;
-    try {
-      return (await this.store.load(id)).buildContext().messages;
-    } catch (error) {
-      throw engineError(error, id);
-    }
+    return (await this.loadStored(id)).buildContext().messages;
   }
 
   /** Closes an open session (its data stays in the store). */
@@ -190,6 +185,7 @@ export class Engine {
 
   async delete(id: string): Promise<void> {
     checkId(id);
+    if (!this.live.has(id)) await this.loadStored(id);
     await this.close(id);
     try {
       await this.store.delete(id);
@@ -292,6 +288,25 @@ export class Engine {
       );
   }
 
+  /** A stored session, read-only; one from outside the allowed roots is "forbidden". */
+  private async loadStored(id: string): Promise<Session> {
+    checkId(id);
+    let session: Session;
+    try {
+      session = await this.store.load(id);
+    } catch (error) {
+      throw engineError(error, id);
+    }
+    if (!this.inRoots(session.header.cwd))
+      throw new EngineError("forbidden", `session ${id} belongs to a directory outside this server's`);
+    return session;
+  }
+
+  private inRoots(dir: string): boolean {
+    const real = realPath(dir);
+    return real !== undefined && this.roots.some((root) => isInside(real, root));
+  }
+
   /**
    * The directory as a real path when it exists and lies inside an allowed root (symlinks
    * followed, so a link cannot lead out). Errors name no server path.
@@ -300,7 +315,7 @@ export class Engine {
     const real = realPath(resolve(this.cwd, dir));
     if (real === undefined || !isDirectory(real))
       throw new EngineError("invalid", `${what} is not an existing directory on the server`);
-    if (!this.roots.some((root) => isInside(real, root)))
+    if (!this.inRoots(real))
       throw new EngineError("forbidden", `${what} is outside the directories this server may work in`);
     return real;
   }
