@@ -83,7 +83,7 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
   --allow-root DIR         another directory sessions may work in (repeatable); a client's cwd
                            outside --cwd and these is refused (403)
   --permission-timeout S   deny a permission question nobody answered after S seconds (default 300)
-  --max-connections N      open HTTP connections at most (default 256)
+  --max-connections N      open connections at most, per port (default 256)
   --max-runs N             runs at once across sessions (default 4); more get 503 + Retry-After
   --home DIR               where sessions and config.json live                 [TERN_HOME]
 Permission questions (--mode ask) go to the client: an SSE "permission" frame answered with

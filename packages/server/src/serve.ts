@@ -20,7 +20,7 @@ export interface ServeOptions {
   token?: string;
   /** HTTP: origins whose pages may call the API (default none). */
   allowOrigins?: readonly string[];
-  /** HTTP: open connections at most. */
+  /** Open connections at most, for each TCP listener (HTTP, JSON-RPC). */
   maxConnections?: number;
   /** Called once when a stdio client shuts the server down or its stdin ends. */
   onShutdown?: () => void;
@@ -57,7 +57,12 @@ export async function serve(options: ServeOptions): Promise<Served> {
         ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
         ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
       });
-    if (options.rpcPort !== undefined) served.rpc = await serveJsonRpc({ ...shared, port: options.rpcPort });
+    if (options.rpcPort !== undefined)
+      served.rpc = await serveJsonRpc({
+        ...shared,
+        port: options.rpcPort,
+        ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+      });
     if (options.stdio)
       served.stdio = await serveJsonRpc({
         engine,

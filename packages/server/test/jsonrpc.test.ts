@@ -110,6 +110,23 @@ describe("JSON-RPC framing and errors", () => {
     again.destroy();
   });
 
+  it("refuses a connection beyond maxConnections and keeps serving the open ones", async () => {
+    const capped = await serveJsonRpc({ engine: env.engine, port: 0, maxConnections: 1 });
+    try {
+      const first = connect(capped.port!, "127.0.0.1");
+      await new Promise((resolve) => first.once("connect", resolve));
+      const pong = new Promise<string>((resolve) => first.once("data", (chunk) => resolve(chunk.toString())));
+      const second = connect(capped.port!, "127.0.0.1");
+      second.on("error", () => {});
+      await new Promise((resolve) => second.once("close", resolve));
+      first.write(encodeFrame({ jsonrpc: "2.0", id: 1, method: "ping" }));
+      expect(await pong).toContain('"pong"');
+      first.destroy();
+    } finally {
+      await capped.close();
+    }
+  });
+
   it("answers a batch with an array, and skips an oversized frame's body", async () => {
     send(
       encodeFrame([

@@ -10,6 +10,8 @@ import type { EngineOptions } from "../types.js";
 import { CopilotConnection } from "./copilot-methods.js";
 import { JsonRpcPeer } from "./peer.js";
 
+const DEFAULT_MAX_CONNECTIONS = 256;
+
 export interface JsonRpcServeOptions {
   engine: Engine | EngineOptions;
   /** Serve one connection over stdio (true: process.stdin/stdout) instead of listening on TCP. */
@@ -19,6 +21,8 @@ export interface JsonRpcServeOptions {
   /** Default 127.0.0.1. */
   host?: string;
   token?: string;
+  /** TCP: open connections at most; one more is closed at once. Default 256. */
+  maxConnections?: number;
   /** A client called runtime.shutdown, or the stdio connection ended. */
   onShutdown?: () => void;
 }
@@ -72,7 +76,13 @@ export async function serveJsonRpc(options: JsonRpcServeOptions): Promise<JsonRp
   const host = options.host ?? "127.0.0.1";
   checkBind(host, options.token, "tern serve --rpc-port");
   const sockets = new Set<Socket>();
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const server: Server = createServer((socket) => {
+    // JSON-RPC connections are long-lived sessions: at the cap, the newcomer is the one refused.
+    if (sockets.size >= maxConnections) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
     // Small frames go out at once (Nagle would hold them for the peer's delayed ACK).
     socket.setNoDelay(true);
