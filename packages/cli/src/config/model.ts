@@ -9,7 +9,7 @@ import {
   resolveApiKey,
 } from "@tern/ai";
 import { UsageError } from "../cli/errors.js";
-import type { Home } from "./settings.js";
+import { type Home, nonEmpty } from "./settings.js";
 
 export interface ModelChoice {
   provider?: string;
@@ -160,18 +160,12 @@ export async function ensureConfiguredKey(
 ): Promise<void> {
   const apiKey = explicitApiKey(model, settings, env);
   const variable = settings.config.config.providers?.[model.provider]?.apiKeyEnv;
-  const key = variable
-    ? apiKey
-    : await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {}).catch(() => undefined);
+  const key = variable ? apiKey : await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
   if (key === undefined)
     throw new UsageError(
       `no API key for ${model.provider}: set ${variable ?? apiKeyVariable(model.provider)} or pass --api-key` +
         (variable ? ` (${settings.config.path} names ${variable} for ${model.provider})` : ""),
     );
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
 export function modelLabel(model: Model): string {
