@@ -8,6 +8,7 @@ import type {
   JsonSchema,
   Message,
   Model,
+  RetryNotice,
   StreamFunction,
   StreamOptions,
   ThinkingLevel,
@@ -250,6 +251,14 @@ export type AgentEvent =
       stopReason: AssistantMessage["stopReason"];
       errorMessage?: string;
     }
+  /** A model call failed before any output and will be tried again after `delayMs`. */
+  | ({
+      type: "model_retry";
+      callId: string;
+      purpose: ModelCallPurpose;
+      model: string;
+      provider: string;
+    } & RetryNotice)
   | { type: "message_start"; message: AgentMessage }
   /** `message` is the live partial (the same object every update): copy it if you keep it. */
   | { type: "message_update"; message: AssistantMessage; assistantEvent: AssistantEvent }

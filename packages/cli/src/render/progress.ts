@@ -1,7 +1,7 @@
 // Turns the agent's canonical events into what a person reads: streamed answer text, one line per
 // turn (tokens, cost, time), tool calls as compact lines, injections, compactions, and a summary.
 import type { AgentEvent, AgentRunResult } from "@tern/agent";
-import type { AssistantMessage, ToolCall } from "@tern/ai";
+import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/ai";
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
 import type { Style } from "./style.js";
 import type { Surface } from "./surface.js";
@@ -55,6 +55,10 @@ export class ProgressRenderer {
         return;
       case "model_call_start":
         this.surface.status(event.purpose === "turn" ? "thinking" : `${event.purpose}`);
+        return;
+      case "model_retry":
+        this.line(style.yellow(`↻ ${retryLine(event)}`));
+        this.surface.status(`waiting to retry (attempt ${event.attempt}/${event.maxAttempts})`);
         return;
       case "message_update":
         this.onStreamEvent(event.assistantEvent);
@@ -289,6 +293,23 @@ export class ProgressRenderer {
   get wroteText(): boolean {
     return this.streamedText;
   }
+}
+
+const RETRY_CAUSES: Partial<Record<ErrorKind, string>> = {
+  rate_limit: "rate limited",
+  overloaded: "overloaded",
+  server: "server error",
+  network: "connection failed",
+};
+
+/** "retrying in 4s (429 rate limited, attempt 2/5)" */
+export function retryLine(notice: RetryNotice): string {
+  const wait =
+    notice.delayMs < 1000 ? `${Math.round(notice.delayMs)} ms` : `${Math.round(notice.delayMs / 1000)}s`;
+  const cause = [notice.status, RETRY_CAUSES[notice.errorKind] ?? notice.errorKind.replace(/_/g, " ")]
+    .filter((part) => part !== undefined)
+    .join(" ");
+  return `retrying in ${wait} (${cause}, attempt ${notice.attempt}/${notice.maxAttempts})`;
 }
 
 function phaseDetail(detail: Record<string, unknown> | undefined): string {

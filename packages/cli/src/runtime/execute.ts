@@ -37,7 +37,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
   let renderer: ProgressRenderer | undefined;
   if (json) {
     agent.subscribe((event) => {
-      io.stdout.write(`${eventJson(event)}\n`);
+      io.stdout.write(`${eventJson(event, session.id)}\n`);
     });
   } else {
     renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
