@@ -303,7 +303,8 @@ export type AgentEvent =
   | { type: "inject"; kind: InjectKind; content: string; message?: AgentMessage }
   | { type: "answer_start" }
   | { type: "answer_delta"; delta: string }
-  | { type: "answer_end"; answer: string }
+  /** `error`: the synthesis failed and `answer` is the loop's own last text instead. */
+  | { type: "answer_end"; answer: string; error?: string }
   | { type: "task_complete"; summary: string }
   | {
       type: "error";

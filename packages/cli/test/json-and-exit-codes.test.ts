@@ -207,6 +207,67 @@ describe("exit codes", () => {
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("1 when the reply stops short, saying so rather than 'cannot reach'", async () => {
+    server = await startLoopbackServer([textReply("The answer is", { unfinished: true })]);
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    expect(result.code).toBe(1);
+    const last = result.stderr.trimEnd().split("\n").at(-1)!;
+    expect(last).toMatch(/^tern: http:\/\/127\.0\.0\.1:\d+\/v1 stopped the reply before it was complete/);
+    expect(last).not.toMatch(/cannot reach/);
+  });
+
+  it("1 for an empty reply, which is not an answer", async () => {
+    server = await startLoopbackServer([textReply("")]);
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^tern: the model sent an empty reply \(no text, no tool call\); try again/,
+    );
+  });
+
+  it("1 when the answer synthesis fails: the loop's own reply is printed whole, and --json's deltas add up", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "notes.txt"), "remember the milk\n");
+    const script = () => [
+      toolReply([{ name: "read", args: { path: "notes.txt" } }]),
+      textReply("Milk, says the loop."),
+      textReply("The notes say: remember", { unfinished: true }),
+    ];
+    server = await startLoopbackServer(script());
+    const args = ["run", "--answer-mode", "synthesize", "what do my notes say?"];
+    const result = await runTern(args, { env: localEnv(server.baseUrl), cwd: work });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("Milk, says the loop.\n");
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^tern: answer synthesis failed: .*; what was printed is the model's own last reply/,
+    );
+    await server.close();
+
+    server = await startLoopbackServer(script());
+    const json = await runTern([...args.slice(0, 1), "--json", ...args.slice(1)], {
+      env: localEnv(server.baseUrl),
+      cwd: work,
+    });
+    expect(json.code).toBe(1);
+    const events = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const lastStart = events.map((event) => event.type).lastIndexOf("answer_start");
+    const deltas = events
+      .slice(lastStart)
+      .filter((event) => event.type === "answer_delta")
+      .map((event) => event.delta)
+      .join("");
+    const end = events.find((event) => event.type === "answer_end");
+    expect(end).toMatchObject({
+      answer: "Milk, says the loop.",
+      error: expect.stringMatching(/^Answer synthesis failed/),
+    });
+    expect(deltas).toBe(end.answer);
+  });
+
   it("1 when the server does not know the model", async () => {
     server = await startLoopbackServer([
       {

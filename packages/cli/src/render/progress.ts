@@ -131,6 +131,7 @@ export class ProgressRenderer {
           );
         return;
       case "answer_start":
+        // A second answer_start voids what streamed (a synthesis that failed midway).
         this.synthesized = true;
         this.answerShown = true;
         this.synthesisDeltas = false;
@@ -139,11 +140,13 @@ export class ProgressRenderer {
         this.surface.status(undefined);
         return;
       case "answer_delta":
+        // Without a person watching, the answer is written whole at answer_end: a pipe never gets
+        // the start of a synthesis that failed.
+        if (!this.options.liveText) return;
         this.synthesisDeltas = true;
         this.writeText(event.delta);
         return;
       case "answer_end":
-        // A synthesis that failed falls back to the loop's own text, which was not streamed.
         if (!this.synthesisDeltas) this.writeText(event.answer);
         this.endText();
         return;
@@ -257,7 +260,9 @@ export class ProgressRenderer {
     ];
     const summary = parts.join(" · ");
     const reason = event.stopReason;
-    if (reason === "stop" || reason === "terminated") this.line(style.green(`✔ done · ${summary}`));
+    if ((reason === "stop" || reason === "terminated") && event.answer.trim() === "")
+      this.line(style.red(`✗ empty reply · ${summary}`));
+    else if (reason === "stop" || reason === "terminated") this.line(style.green(`✔ done · ${summary}`));
     else if (reason === "aborted") this.line(style.yellow(`■ interrupted · ${summary}`));
     else if (reason === "error") this.line(style.red(`✗ failed · ${summary}`));
     else this.line(style.yellow(`■ stopped (${reason.replace(/_/g, " ")}) · ${summary}`));
