@@ -5,6 +5,7 @@ import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/a
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
 import type { Style } from "./style.js";
 import type { Surface } from "./surface.js";
+import { TerminalTextFilter } from "./terminal-text.js";
 import { describeCall, describeOutcome, editDiff, outcomeMark } from "./tool-lines.js";
 
 export interface RendererOptions {
@@ -15,6 +16,12 @@ export interface RendererOptions {
    * progress line, so a pipe gets the answer alone.
    */
   liveText: boolean;
+  /**
+   * The text goes to a terminal: escape sequences and control characters the model wrote are
+   * removed (terminal-text.ts), so a reply cannot retitle the window or clear the screen.
+   * Default: `liveText`. A pipe gets the text as the model sent it.
+   */
+  terminal?: boolean;
   /** Most diff lines shown under an edit. Default 12; 0 hides diffs. */
   diffLines?: number;
 }
@@ -33,11 +40,14 @@ export class ProgressRenderer {
   private lastStartedCall: string | undefined;
   private readonly calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   private toolCount = 0;
+  private readonly cleaner: TerminalTextFilter | undefined;
 
   constructor(
     private readonly surface: Surface,
     private readonly options: RendererOptions,
-  ) {}
+  ) {
+    if (options.terminal ?? options.liveText) this.cleaner = new TerminalTextFilter();
+  }
 
   /** Tool calls run so far (all runs). */
   get toolCalls(): number {
@@ -269,6 +279,10 @@ export class ProgressRenderer {
   }
 
   private writeText(chunk: string): void {
+    this.emitText(this.cleaner ? this.cleaner.push(chunk) : chunk);
+  }
+
+  private emitText(chunk: string): void {
     if (chunk === "") return;
     if (!this.textOpen) {
       this.surface.status(undefined);
@@ -284,6 +298,7 @@ export class ProgressRenderer {
 
   /** Closes the streamed text with a newline, once. */
   private endText(): void {
+    if (this.cleaner) this.emitText(this.cleaner.flush());
     if (!this.textOpen) return;
     if (!this.endsWithNewline) this.surface.text("\n");
     this.textOpen = false;

@@ -7,6 +7,7 @@ import type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage } fr
 import type { Session, SessionEntry } from "@tern/session";
 import { formatCost, formatTokens, oneLine, plural } from "../render/format.js";
 import type { Style } from "../render/style.js";
+import { terminalText } from "../render/terminal-text.js";
 import { describeCall, describeOutcome, outcomeMark, outcomeText } from "../render/tool-lines.js";
 
 function textOf(message: Message): string {
@@ -96,11 +97,13 @@ export function showLines(session: Session, style: Style): string[] {
         const message = entry.message;
         const kind = injected.get(message);
         if (kind !== undefined) {
-          out.push(`${id}${tag} ${style.magenta(`↪ ${kindLabel(kind)}`)}: ${indent(textOf(message))}`);
+          out.push(
+            `${id}${tag} ${style.magenta(`↪ ${kindLabel(kind)}`)}: ${indent(terminalText(textOf(message)))}`,
+          );
         } else if (message.role === "user") {
-          out.push(`${id}${tag} ${style.bold(style.cyan("you"))}: ${indent(textOf(message))}`);
+          out.push(`${id}${tag} ${style.bold(style.cyan("you"))}: ${indent(terminalText(textOf(message)))}`);
         } else if (message.role === "assistant") {
-          const text = textOf(message).trim();
+          const text = terminalText(textOf(message)).trim();
           const meta = style.dim(
             `${message.model} · ${formatTokens(message.usage.totalTokens)} tokens · ${formatCost(message.usage.cost.total)}${message.stopReason === "error" || message.stopReason === "aborted" ? ` · ${message.stopReason}${message.errorMessage ? `: ${oneLine(message.errorMessage, 80)}` : ""}` : ""}`,
           );
