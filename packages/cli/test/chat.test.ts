@@ -164,3 +164,25 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
   tmux.type("/exit", "Enter");
   expect(await tmux.exitCode()).toBe(0);
 });
+
+terminalIt("/compact with nothing to compact leaves no spinner behind", async () => {
+  server = await startLoopbackServer([textReply("Hello there.")]);
+  const env = ternEnv({
+    TERN_HOME: tempDir(),
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+  tmux.type("hi", "Enter");
+  await tmux.waitFor(/✔ done/);
+  tmux.type("/compact", "Enter");
+  // The line is drawn after the status is cleared, so any screen that shows it shows the end state.
+  const screen = await tmux.waitFor(/⟳ nothing to compact/);
+  expect(screen).not.toMatch(/compacting the context/);
+  expect(tmux.visible()).not.toMatch(/compacting the context/);
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
+});

@@ -127,6 +127,9 @@ export class ProgressRenderer {
         this.surface.status("compacting the context");
         return;
       case "compaction_end":
+        // Cleared before the line is drawn: in chat, /compact has nothing after it to replace the
+        // status, and a run's next model call sets its own.
+        this.surface.status(undefined);
         if (event.errorMessage)
           this.line(
             style.yellow(`⟳ compaction failed (${event.reason}): ${oneLine(event.errorMessage, 120)}`),
