@@ -57,7 +57,8 @@ export function answerProblem(
 ): string | undefined {
   if (synthesisError !== undefined)
     return `${lowerFirst(oneLine(synthesisError, 300))}; what was printed is the model's own last reply, not a synthesized answer`;
-  if (result.answer.trim() !== "") return undefined;
+  // "terminated": a tool ended the run on purpose; it owes no reply.
+  if (result.stopReason !== "stop" || result.answer.trim() !== "") return undefined;
   const calls = result.messages.filter((message) => message.role === "toolResult").length;
   if (calls === 0)
     return "the model sent an empty reply (no text, no tool call); try again, or pick another model with --model";
