@@ -273,8 +273,7 @@ export class ProgressRenderer {
     ];
     const summary = parts.join(" · ");
     const reason = event.stopReason;
-    if (reason === "stop" && event.answer.trim() === "")
-      this.line(style.red(`✗ empty reply · ${summary}`));
+    if (reason === "stop" && event.answer.trim() === "") this.line(style.red(`✗ empty reply · ${summary}`));
     else if (reason === "stop" || reason === "terminated") this.line(style.green(`✔ done · ${summary}`));
     else if (reason === "aborted") this.line(style.yellow(`■ interrupted · ${summary}`));
     else if (reason === "error") this.line(style.red(`✗ failed · ${summary}`));
