@@ -1,5 +1,6 @@
 // Turns the agent's canonical events into what a person reads: streamed answer text, one line per
-// turn (tokens, cost, time), tool calls as compact lines, injections, compactions, and a summary.
+// turn (tokens, cost, time), tool calls as compact lines, retries, injections, compactions, and a
+// summary. On a terminal the model's text is cleaned of escape sequences first (terminal-text.ts).
 import type { AgentEvent, AgentRunResult } from "@tern/agent";
 import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/ai";
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
