@@ -12,6 +12,7 @@ export {
   SANDBOX_PROFILES,
   type Sandbox,
   type SandboxStatus,
+  sandboxWarning,
 } from "./sandbox/sandbox.js";
 export { bashTool } from "./tools/bash.js";
 export { editTool } from "./tools/edit.js";

@@ -93,10 +93,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   };
 }
 
-/** One line for a run header: what confines `bash`. */
+/** A few words for a run header: what confines `bash`. */
 export function describeSandbox(status: SandboxStatus): string {
-  if (status.profile === "off") return "sandbox off (bash runs unconfined)";
-  if (!status.available)
-    return `sandbox unavailable: ${status.reason}; bash calls will fail until you ${INSTALL_HINT}`;
-  return `sandbox on (bubblewrap; network ${status.allowNet ? "allowed" : "off"})`;
+  if (status.profile === "off") return "sandbox off";
+  if (!status.available) return "sandbox unavailable";
+  return status.allowNet ? "sandbox on, network allowed" : "sandbox on";
+}
+
+/** What to tell the user once when the sandbox cannot run; undefined when it can (or is off). */
+export function sandboxWarning(status: SandboxStatus): string | undefined {
+  if (status.profile === "off" || status.available) return undefined;
+  return `bash is disabled: ${status.reason}; to run commands, ${INSTALL_HINT}`;
 }
