@@ -3,15 +3,15 @@
 
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { agentLoop } from "@tern/agent";
-import { createFaux, fauxToolCall, type Message, type ToolResultMessage } from "@tern/ai";
+import { type AgentMessage, agentLoop } from "@tern/agent";
+import { createFaux, fauxToolCall, type ToolResultMessage } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { files, workspace } from "./support.js";
 import { hostProcesses, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 
 const SLEEPER = ["sleep", "77"];
 
-function resultsIn(messages: readonly Message[]): ToolResultMessage[] {
+function resultsIn(messages: readonly AgentMessage[]): ToolResultMessage[] {
   return messages.filter((m): m is ToolResultMessage => m.role === "toolResult");
 }
 
