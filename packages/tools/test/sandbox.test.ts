@@ -4,9 +4,9 @@
 // Skips, saying why, only where bubblewrap cannot run; CI installs it.
 
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTools, SAFE_VARIABLES } from "../src/index.js";
 import { callTool, tempDir, workspace } from "./support.js";
 import { hostProcesses, loopbackHttp, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
@@ -51,13 +51,20 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
 
     describe("secrets", () => {
       const saved = { ...process.env };
+      let base: string;
       let home: string;
       let ternHome: string;
-      beforeAll(async () => {
+      // Per test: support.ts removes temporary directories after each test.
+      beforeEach(async () => {
         // A fake home with a key in ~/.ssh, and a TERN_HOME holding a config, both outside the
         // workspace (the default ~/.tern is hidden the same way).
-        home = await tempDir("tern-sandbox-home-");
-        ternHome = await tempDir("tern-sandbox-ternhome-");
+        // Outside /tmp, which the sandbox replaces with its own: hidden must mean hidden by us.
+        base = await mkdtemp(path.join("/var/tmp", "tern-sandbox-secrets-"));
+        home = path.join(base, "home");
+        ternHome = path.join(base, "tern-home");
+        await mkdir(home);
+        await mkdir(ternHome);
+        await writeFile(path.join(home, "visible.txt"), "plain file\n");
         await mkdir(path.join(home, ".ssh"));
         await writeFile(path.join(home, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
         await writeFile(path.join(home, ".netrc"), "machine x password hunter2\n");
@@ -70,7 +77,8 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
           LC_AUTH_TOKEN: "lc-token-0123456789",
         });
       });
-      afterAll(() => {
+      afterEach(async () => {
+        await rm(base, { recursive: true, force: true });
         for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
         Object.assign(process.env, saved);
       });
@@ -78,12 +86,36 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
       it("hides ~/.ssh, ~/.netrc and $TERN_HOME", async () => {
         const ws = await workspace();
         const result = await ws.call("bash", {
-          command: `ls -A ${home}/.ssh; cat ${home}/.netrc; cat ${ternHome}/config.json; echo end`,
+          command: `ls -A ${home}/.ssh; cat ${home}/.netrc; cat ${ternHome}/config.json; cat ${home}/visible.txt`,
         });
+        // The home itself is visible: only the secrets in it are hidden.
+        expect(result.text).toContain("plain file");
         expect(result.text).not.toContain("id_ed25519");
         expect(result.text).not.toContain("hunter2");
         expect(result.text).not.toContain("in tern home");
-        expect(result.text).toContain("end");
+      });
+
+      it("a workspace that is the home directory is writable and still hides ~/.ssh", async () => {
+        const tools = createTools({ root: home, only: ["bash"] });
+        const result = await callTool(tools, "bash", {
+          command: "ls -A .ssh; cat .netrc; echo made > made-in-home; echo end",
+        });
+        expect(result.text).not.toContain("id_ed25519");
+        expect(result.text).not.toContain("hunter2");
+        expect(await readFile(path.join(home, "made-in-home"), "utf8")).toBe("made\n");
+        // Hidden inside the sandbox only: the real files are untouched.
+        expect(await readFile(path.join(home, ".ssh", "id_ed25519"), "utf8")).toBe("PRIVATE KEY\n");
+      });
+
+      it("a workspace inside the hidden $TERN_HOME is still bound and writable", async () => {
+        const root = path.join(ternHome, "work");
+        await mkdir(root);
+        const tools = createTools({ root, only: ["bash"] });
+        const result = await callTool(tools, "bash", {
+          command: `echo made > made.txt; cat ${ternHome}/config.json; echo end`,
+        });
+        expect(result.text).not.toContain("in tern home");
+        expect(await readFile(path.join(root, "made.txt"), "utf8")).toBe("made\n");
       });
 
       it("shows `env` no key or token, only allowed variables", async () => {
@@ -189,6 +221,13 @@ describe("sandbox profiles", () => {
     expect(result.text).toMatch(/^Commands cannot run: /);
     expect(result.text).toContain("apt-get install bubblewrap");
     expect(result.text).toContain("--sandbox off");
+    expect(existsSync(path.join(ws.root, "ran"))).toBe(false);
+  });
+
+  it("a bwrap that cannot start the sandbox counts as unavailable, with its failure as the reason", async () => {
+    const ws = await workspace({}, { sandbox: { bwrap: "/bin/false" } });
+    const result = await ws.call("bash", { command: "touch ran" });
+    expect(result.text).toMatch(/^Commands cannot run: \/bin\/false failed \(exit 1\)/);
     expect(existsSync(path.join(ws.root, "ran"))).toBe(false);
   });
 
