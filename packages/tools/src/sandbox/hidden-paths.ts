@@ -67,14 +67,12 @@ export function hiddenPaths(env: NodeJS.ProcessEnv, extra: readonly string[] = [
 
   const found = new Map<string, HiddenPath>();
   for (const candidate of candidates) {
-    let real: string;
     try {
-      real = realpathSync(candidate);
+      const real = realpathSync(candidate);
+      found.set(real, { path: real, kind: lstatSync(real).isDirectory() ? "dir" : "file" });
     } catch {
-      continue; // absent: nothing to hide
+      // Absent (or gone since): nothing to hide.
     }
-    const info = lstatSync(real);
-    found.set(real, { path: real, kind: info.isDirectory() ? "dir" : "file" });
   }
   return [...found.values()];
 }
