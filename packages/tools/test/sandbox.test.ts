@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTools, SAFE_VARIABLES } from "../src/index.js";
+import { createSandbox, createTools, describeSandbox, SAFE_VARIABLES, sandboxWarning } from "../src/index.js";
 import { callTool, tempDir, workspace } from "./support.js";
 import { hostProcesses, loopbackHttp, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 
@@ -229,6 +229,18 @@ describe("sandbox profiles", () => {
     const result = await ws.call("bash", { command: "touch ran" });
     expect(result.text).toMatch(/^Commands cannot run: \/bin\/false failed \(exit 1\)/);
     expect(existsSync(path.join(ws.root, "ran"))).toBe(false);
+  });
+
+  it("describes each case for a run header, with a warning only when bash cannot run", async () => {
+    const missing = await createSandbox({ bwrap: "/nonexistent/bwrap" }).status();
+    expect(describeSandbox(missing)).toBe("sandbox unavailable");
+    expect(sandboxWarning(missing)).toMatch(/^bash is disabled: .*apt-get install bubblewrap.*--sandbox off/);
+    const off = await createSandbox({ profile: "off" }).status();
+    expect([describeSandbox(off), sandboxWarning(off)]).toEqual(["sandbox off", undefined]);
+    if (SANDBOX_SKIP_REASON === undefined) {
+      const on = await createSandbox({ allowNet: true }).status();
+      expect([describeSandbox(on), sandboxWarning(on)]).toEqual(["sandbox on, network allowed", undefined]);
+    }
   });
 
   it("profile off runs unconfined, and says so in the details", async () => {
