@@ -87,6 +87,17 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
       expect(await damage(dir, ["v0"])).toEqual([]);
     });
 
+    it("cannot reach outside files through a hard link or a symlink made in the workspace", async () => {
+      const dir = path.join(base, "linked");
+      await prepare(dir, ["v0"]);
+      const result = await callTool(sandboxed, "bash", {
+        command: `ln '${dir}/v0' hard; ln -s '${dir}/v0' soft && echo pwned > soft; ls`,
+      });
+      expect(result.text).toMatch(/Invalid cross-device link/);
+      expect(result.text).toMatch(/Read-only file system/);
+      expect(await damage(dir, ["v0"])).toEqual([]);
+    });
+
     it(`holds every form (${FORMS.length}); the control without the sandbox shows which really delete`, async () => {
       const held: string[] = [];
       const broken: string[] = [];
