@@ -64,11 +64,6 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
         outputBytes: 0,
         durationMs: 0,
       };
-      if (signal.aborted) {
-        details.aborted = true;
-        return toolError("The command was not started: the run was aborted.", details);
-      }
-
       const launch = await sandbox.launch({
         shell,
         command,
@@ -76,11 +71,11 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
         cwd: resolved.abs,
         ...(options.env ? { env: options.env } : {}),
       });
-      if (!launch.ok) return toolError(launch.error, details);
       if (signal.aborted) {
         details.aborted = true;
         return toolError("The command was not started: the run was aborted.", details);
       }
+      if (!launch.ok) return toolError(launch.error, details);
 
       const timeoutMs = timeout !== undefined ? timeout * 1000 : defaultTimeoutMs;
       const headBytes = Math.floor(maxOutputBytes / 3);
