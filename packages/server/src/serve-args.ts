@@ -1,6 +1,7 @@
 // `tern serve`'s arguments: [--stdio] [--rpc-port N] [--port N] [--host H] [--token T]
 //   [--model ID] [--provider NAME] [--base-url URL] [--cwd DIR] [--home DIR]
 //   [--tools none|coding] [--mode ask|accept-edits|read-only|bypass] [--answer-mode direct|synthesize]
+//   [--sandbox sandbox|off] [--allow-net]
 // Without a listener flag it serves HTTP on 127.0.0.1:7878. A --base-url without --provider means
 // a keyless OpenAI-compatible server ("local"). The flags the official Copilot SDK adds when it
 // spawns its CLI (--headless, --no-auto-update, ...) are accepted, so the SDK can spawn tern.
@@ -8,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { reactPolicies } from "@tern/agent";
 import { ModelRegistry } from "@tern/ai";
-import { createTools, type PermissionMode } from "@tern/tools";
+import { createTools, type PermissionMode, SANDBOX_PROFILES, type SandboxProfile } from "@tern/tools";
 import { registryCatalog } from "./engine/models.js";
 import type { AgentConfig, EngineOptions } from "./types.js";
 
@@ -31,6 +32,8 @@ export function parseServeArgs(argv: string[]) {
       tools: { type: "string" },
       mode: { type: "string" },
       "answer-mode": { type: "string" },
+      sandbox: { type: "string" },
+      "allow-net": { type: "boolean" },
       // What the official Copilot SDK passes when it starts "the CLI" itself: with --headless,
       // --port is the JSON-RPC port (default: any free one) and the rest is ignored.
       headless: { type: "boolean" },
@@ -51,6 +54,11 @@ export function parseServeArgs(argv: string[]) {
     rpcPort ??= stdio ? port : (port ?? 0);
     port = undefined;
   }
+  const sandbox = (values.sandbox ?? "sandbox") as SandboxProfile;
+  if (!SANDBOX_PROFILES.includes(sandbox))
+    throw new Error(
+      `--sandbox must be one of ${SANDBOX_PROFILES.join(", ")} (got ${JSON.stringify(sandbox)})`,
+    );
   return {
     stdio,
     rpcPort,
@@ -68,6 +76,8 @@ export function parseServeArgs(argv: string[]) {
     tools: values.tools ?? "none",
     mode: (values.mode ?? "ask") as PermissionMode,
     answerMode: values["answer-mode"] === "synthesize" ? ("synthesize" as const) : ("direct" as const),
+    sandbox,
+    allowNet: values["allow-net"] === true,
   };
 }
 
@@ -86,7 +96,17 @@ export function engineOptions(args: ServeArgs): EngineOptions {
     configureAgent: ({ cwd }): AgentConfig => ({
       policies: reactPolicies({ answerMode: args.answerMode }),
       ...(args.tools === "coding"
-        ? { tools: createTools({ root: cwd }), permissions: { mode: args.mode, root: cwd } }
+        ? {
+            tools: createTools({
+              root: cwd,
+              sandbox: {
+                profile: args.sandbox,
+                allowNet: args.allowNet,
+                ...(args.home !== undefined ? { hide: [args.home] } : {}),
+              },
+            }),
+            permissions: { mode: args.mode, root: cwd },
+          }
         : {}),
     }),
   };

@@ -3,6 +3,7 @@
 // "http listening on <url>" and "listening on port <n>" (the Copilot CLI's line for the
 // JSON-RPC port) go to stdout, or to stderr under --stdio, where stdout carries the protocol.
 
+import { createSandbox, describeSandbox, sandboxWarning } from "@tern/tools";
 import { type Served, serve } from "./serve.js";
 import { engineOptions, parseServeArgs } from "./serve-args.js";
 
@@ -30,6 +31,11 @@ export async function runServeCommand(argv: string[]): Promise<number> {
     ...(args.token !== undefined ? { token: args.token } : {}),
     onShutdown: () => void stop(),
   });
+  if (args.tools === "coding") {
+    // Once, at start: where the sandbox cannot run, bash calls fail until --sandbox off.
+    const sandbox = await createSandbox({ profile: args.sandbox, allowNet: args.allowNet }).status();
+    process.stderr.write(`tern serve: bash: ${sandboxWarning(sandbox) ?? describeSandbox(sandbox)}\n`);
+  }
   if (served.http) say(`http listening on ${served.http.url}`);
   if (served.rpc) say(`listening on port ${served.rpc.port}`);
   process.once("SIGINT", () => void stop());

@@ -26,6 +26,8 @@ export interface TernConfig {
   system?: string;
   retry?: RetryConfig;
   models?: unknown[];
+  sandbox?: string;
+  allowNet?: boolean;
 }
 
 export interface LoadedConfig {
@@ -67,6 +69,8 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   system: [isString, "a string"],
   retry: [isRetry, "an object of numbers (maxRetries, baseDelayMs, maxDelayMs)"],
   models: [Array.isArray, "an array of model entries"],
+  sandbox: [isString, '"sandbox" or "off"'],
+  allowNet: [isBoolean, "true or false"],
 };
 
 export function loadConfig(home: string): LoadedConfig {

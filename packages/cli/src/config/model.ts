@@ -119,13 +119,22 @@ export function chooseModel(
   return registry.resolve(provider, id, baseUrl !== undefined ? { baseUrl } : {});
 }
 
-/** Fails with the variable to set when the model needs a key and none is there. */
-export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<void> {
+/**
+ * The literal secrets a model is used with: the key (from --api-key, the environment or config)
+ * and the values of its configured headers. A session registers them, so a provider error that
+ * echoes one never reaches the session file.
+ */
+export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<string[]> {
   const key = await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
   if (key === undefined)
     throw new UsageError(
       `no API key for ${model.provider}: set ${apiKeyVariable(model.provider)} or pass --api-key`,
     );
+  // Not `key` itself: a keyless server's placeholder is no secret.
+  const fromEnv = process.env[apiKeyVariable(model.provider)];
+  return [apiKey, fromEnv, ...Object.values(model.headers ?? {})].filter(
+    (value): value is string => value !== undefined && value !== "",
+  );
 }
 
 export function modelLabel(model: Model): string {

@@ -2,6 +2,7 @@
 // handles Ctrl-C (the first aborts the run cleanly and the session is saved; a second quits at
 // once), closes the session and maps the outcome to an exit code.
 import type { AgentRunResult } from "@tern/agent";
+import { describeSandbox } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
@@ -50,6 +51,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       options.modelNote ?? modelLabel(runtime.model),
       `session ${shortId}`,
       `permissions ${runtime.permissions.mode}`,
+      describeSandbox(runtime.sandbox),
       runtime.cwd,
     ];
     surface.line(style.dim(`tern · ${parts.join(" · ")}`));

@@ -16,9 +16,13 @@ import {
 import {
   type AnyBuiltinTool,
   type AskPermission,
+  createSandbox,
   createTools,
   installPermissions,
   type PermissionPolicy,
+  type SandboxOptions,
+  type SandboxStatus,
+  sandboxWarning,
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureApiKey } from "../config/model.js";
@@ -52,6 +56,8 @@ export interface Runtime {
   model: Model;
   tools: AnyBuiltinTool[];
   permissions: PermissionPolicy;
+  /** What confines `bash` (for the header). */
+  sandbox: SandboxStatus;
   cwd: string;
   /** Set when --session resumed a saved session. */
   resumed?: ResumedSession;
@@ -83,13 +89,23 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         settings.config.path,
         resumed?.context.model,
       );
-    if (!options.model) await ensureApiKey(model, settings.apiKey);
+    const secrets = options.model ? [] : await ensureApiKey(model, settings.apiKey);
     const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
     checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
     const session =
       resumed?.session ??
       (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
-    return build(options, { store, registry, model, cwd, session, resumed });
+    session.addSecrets(secrets);
+    // Hide tern's own home (sessions, config) from commands wherever it is.
+    const sandboxOptions: SandboxOptions = {
+      profile: settings.sandbox,
+      allowNet: settings.allowNet,
+      hide: [settings.home],
+    };
+    const sandbox = await createSandbox(sandboxOptions).status();
+    const problem = sandboxWarning(sandbox);
+    if (problem) warn(problem);
+    return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions });
   } catch (error) {
     await resumed?.session.close();
     throw sessionFailure(error);
@@ -105,11 +121,13 @@ function build(
     cwd: string;
     session: Session;
     resumed: ResumedSession | undefined;
+    sandbox: SandboxStatus;
+    sandboxOptions: SandboxOptions;
   },
 ): Runtime {
   const { settings } = options;
   const { session, model, cwd } = parts;
-  const tools = createTools({ root: cwd });
+  const tools = createTools({ root: cwd, sandbox: parts.sandboxOptions });
   const hooks = new HookRegistry();
   const { policy } = installPermissions(hooks, {
     mode: settings.mode,
@@ -151,6 +169,7 @@ function build(
     model,
     tools,
     permissions: policy,
+    sandbox: parts.sandbox,
     cwd,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
     close: async () => {
