@@ -1,6 +1,7 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
 import { contextBench } from "./context.js";
 import { providerParseBench } from "./provider-parse.js";
+import { sandboxBench } from "./sandbox.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
@@ -22,6 +23,7 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   session: { title: "session appends and load (10,000 entries)", run: sessionBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
+  sandbox: { title: "bash sandbox: per-call overhead of bubblewrap on `bash -c true`", run: sandboxBench },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
   "peers-versions": { title: "peers: versions measured", run: versionsBench },
   "peers-loop": { title: "peers 1: loop overhead (20 tool turns + answer per run)", run: loopBench },

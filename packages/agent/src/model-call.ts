@@ -55,8 +55,23 @@ export async function callModel(
   });
   let partial: AssistantMessage | undefined;
   let final: AssistantMessage | undefined;
+  // Retries happen inside the stream; each one becomes an event so displays can say why they wait.
+  const withRetryEvents: StreamOptions = {
+    ...options,
+    onRetry: async (notice) => {
+      await options.onRetry?.(notice);
+      await env.emit({
+        type: "model_retry",
+        callId,
+        purpose,
+        model: model.id,
+        provider: model.provider,
+        ...notice,
+      });
+    },
+  };
   try {
-    const events = env.streamFn(model, context, options);
+    const events = env.streamFn(model, context, withRetryEvents);
     for await (const event of events) {
       if (extras.onEvent) await extras.onEvent(event);
       if (event.type === "done") final = event.message;

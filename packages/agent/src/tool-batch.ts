@@ -48,8 +48,18 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
     isClosed: () => closed,
   };
 
+  // Each call gets its own signal, aborted with the run's. Calls in flight would otherwise each add
+  // listeners (hooks, the tool itself) to the one run signal, and Node warns past ten of them.
+  const inFlight = new Set<AbortController>();
+  const abortCalls = () => {
+    for (const controller of inFlight) controller.abort(env.signal.reason);
+  };
+  env.signal.addEventListener("abort", abortCalls, { once: true });
+
   const runOne = async (index: number) => {
     const call = calls[index]!;
+    const controller = new AbortController();
+    inFlight.add(controller);
     startedAt[index] = env.now();
     await env.emit({
       type: "tool_execution_start",
@@ -59,11 +69,13 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
     });
     let outcome: ToolOutcome;
     try {
-      const result = await runToolCall(call, callEnv);
+      const result = await runToolCall(call, { ...callEnv, signal: controller.signal });
       outcome = result.outcome;
       if (result.stopRun) stoppedByHook = true;
     } catch (error) {
       outcome = errorOutcome(describeThrown(error));
+    } finally {
+      inFlight.delete(controller);
     }
     if (closed) return; // the abort path already answered this call
     outcomes[index] = outcome;
@@ -78,6 +90,7 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
   const workers: Promise<void>[] = [];
   for (let i = 0; i < limit; i++) workers.push(worker());
   await untilDoneOrAborted(Promise.all(workers), env.signal);
+  env.signal.removeEventListener("abort", abortCalls);
   closed = true;
 
   const results: ToolResultMessage[] = new Array(count);

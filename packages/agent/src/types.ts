@@ -8,6 +8,7 @@ import type {
   JsonSchema,
   Message,
   Model,
+  RetryNotice,
   StreamFunction,
   StreamOptions,
   ThinkingLevel,
@@ -250,6 +251,14 @@ export type AgentEvent =
       stopReason: AssistantMessage["stopReason"];
       errorMessage?: string;
     }
+  /** A model call failed before any output and will be tried again after `delayMs`. */
+  | ({
+      type: "model_retry";
+      callId: string;
+      purpose: ModelCallPurpose;
+      model: string;
+      provider: string;
+    } & RetryNotice)
   | { type: "message_start"; message: AgentMessage }
   /** `message` is the live partial (the same object every update): copy it if you keep it. */
   | { type: "message_update"; message: AssistantMessage; assistantEvent: AssistantEvent }
@@ -294,7 +303,8 @@ export type AgentEvent =
   | { type: "inject"; kind: InjectKind; content: string; message?: AgentMessage }
   | { type: "answer_start" }
   | { type: "answer_delta"; delta: string }
-  | { type: "answer_end"; answer: string }
+  /** `error`: the synthesis failed and `answer` is the loop's own last text instead. */
+  | { type: "answer_end"; answer: string; error?: string }
   | { type: "task_complete"; summary: string }
   | {
       type: "error";

@@ -57,6 +57,45 @@ describe("agentLoop: turns and events", () => {
     expect(faux.requests[0]?.context).toEqual({ systemPrompt: "be brief", messages: [prompt] });
   });
 
+  it("reports each retry of a model call as model_retry, inside the call", async () => {
+    const faux = createFaux({
+      replies: [
+        { error: { kind: "rate_limit", message: "slow down", retryAfterMs: 1, status: 429 } },
+        "Hello",
+      ],
+    });
+    const stream = agentLoop(
+      [user("hi")],
+      { messages: [] },
+      { model: faux.model, streamOptions: { retry: { maxRetries: 2 } }, ...deterministic() },
+    );
+    const events = await collect(stream);
+    const lines = outline(events);
+    expect(lines.slice(lines.indexOf("model_call_start"), lines.indexOf("model_call_end") + 1)).toEqual([
+      "model_call_start",
+      "message_start:assistant",
+      "model_retry",
+      "message_update",
+      "message_end:assistant",
+      "model_call_end",
+    ]);
+    const start = events.find((e) => e.type === "model_call_start");
+    expect(events.find((e) => e.type === "model_retry")).toEqual({
+      type: "model_retry",
+      callId: (start as { callId: string }).callId,
+      purpose: "turn",
+      model: faux.model.id,
+      provider: faux.model.provider,
+      attempt: 2,
+      maxAttempts: 3,
+      delayMs: 1,
+      errorKind: "rate_limit",
+      errorMessage: "slow down",
+      status: 429,
+    });
+    expect((await stream.result()).answer).toBe("Hello");
+  });
+
   it("runs a tool call, feeds the result back, then answers", async () => {
     const log: string[] = [];
     const faux = createFaux({

@@ -9,7 +9,13 @@ import {
 } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentEvent, type AgentTool, agentLoop, TRUNCATED_CALL_TEXT } from "../src/index.js";
+import {
+  type AgentEvent,
+  type AgentTool,
+  agentLoop,
+  HookRegistry,
+  TRUNCATED_CALL_TEXT,
+} from "../src/index.js";
 import {
   collect,
   echoTool,
@@ -409,5 +415,57 @@ describe("tool execution", () => {
       "toolResult",
       "assistant",
     ]);
+  });
+
+  it("runs more than ten calls at once without piling listeners on the run's signal", async () => {
+    const CALLS = 12;
+    // Every call and every hook waits until all of them are in flight, each holding an abort listener.
+    const barrier = (count: number) => {
+      let arrived = 0;
+      let open!: () => void;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return () => {
+        if (++arrived === count) open();
+        return opened;
+      };
+    };
+    const hookBarrier = barrier(CALLS);
+    const toolBarrier = barrier(CALLS);
+    const listen = async (signal: AbortSignal | undefined, wait: () => Promise<void>) => {
+      const onAbort = () => {};
+      signal?.addEventListener("abort", onAbort, { once: true });
+      await wait();
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const hooks = new HookRegistry();
+    hooks.on("PreToolUse", (_input, { signal }) => listen(signal, hookBarrier));
+    const tool: AgentTool<{ tag: string }> = {
+      name: "hold",
+      description: "Holds an abort listener until every call has started",
+      parameters: z.object({ tag: z.string() }),
+      execute: async ({ tag }, { signal }) => {
+        await listen(signal, toolBarrier);
+        return `held ${tag}`;
+      },
+    };
+    const calls = Array.from({ length: CALLS }, (_, i) => fauxToolCall("hold", { tag: `${i}` }, `c${i}`));
+    const faux = createFaux({ replies: [{ content: calls }, "done"] });
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      const outcome = await agentLoop(
+        [user("go")],
+        { messages: [], tools: [tool] },
+        { model: faux.model, hooks },
+        new AbortController().signal,
+      ).result();
+      expect(results(outcome.messages).map((r) => textOf(r))).toEqual(calls.map((_, i) => `held ${i}`));
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain("MaxListenersExceededWarning");
   });
 });

@@ -66,7 +66,7 @@ export function stream(
     });
     return out;
   }
-  return withRetry(() => provider(model, context, options), options.retry, options.signal);
+  return withRetry(() => provider(model, context, options), options);
 }
 
 /** The drained form of `stream()`: resolves with the final assistant message, never rejects. */

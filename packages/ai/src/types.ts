@@ -206,6 +206,21 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
+/** A failed attempt about to be retried: for progress displays ("retrying in 4 s …"). */
+export interface RetryNotice {
+  /** The attempt about to start: 2 for the first retry. */
+  attempt: number;
+  /** Attempts in all: the first one plus `maxRetries`. */
+  maxAttempts: number;
+  /** The wait before it (the server's Retry-After when it sent one, capped by maxDelayMs). */
+  delayMs: number;
+  /** Why the last attempt failed. */
+  errorKind: ErrorKind;
+  errorMessage: string;
+  /** HTTP status of the failed attempt, when it came from a response. */
+  status?: number;
+}
+
 export type ResponseFormat =
   | { type: "json_object" }
   | { type: "json_schema"; name: string; schema: JsonSchema; strict?: boolean };
@@ -223,6 +238,8 @@ export interface StreamOptions {
   responseFormat?: ResponseFormat;
   headers?: Record<string, string>;
   retry?: RetryOptions;
+  /** Told before each retry's wait; awaited. A listener that throws does not stop the retry. */
+  onRetry?: (notice: RetryNotice) => void | Promise<void>;
   /** Identifies the conversation to providers that cache by it. */
   sessionId?: string;
   /** Sees each request body before it is sent (debugging, payload capture). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyError, retryAfterFrom } from "../src/errors.js";
-import { createFaux, stream } from "../src/index.js";
+import { createFaux, type RetryNotice, stream } from "../src/index.js";
 import { backoffDelay, retryPolicy } from "../src/retry.js";
 
 describe("error classification", () => {
@@ -54,6 +54,40 @@ describe("retry", () => {
     const message = await stream(faux.model, { messages: [] }, { retry: { baseDelayMs: 1 } }).result();
     expect(message.content).toEqual([{ type: "text", text: "fine" }]);
     expect(faux.requests).toHaveLength(2);
+  });
+
+  it("tells onRetry why, which attempt comes next and how long it waits; a throwing listener changes nothing", async () => {
+    const faux = createFaux({
+      replies: [
+        { error: { kind: "rate_limit", message: "slow down", retryAfterMs: 5, status: 429 } },
+        { error: { kind: "overloaded", message: "busy" } },
+        "fine",
+      ],
+    });
+    const notices: RetryNotice[] = [];
+    const message = await stream(
+      faux.model,
+      { messages: [] },
+      {
+        retry: { maxRetries: 4, baseDelayMs: 1 },
+        onRetry: (notice) => {
+          notices.push(notice);
+          throw new Error("a broken display");
+        },
+      },
+    ).result();
+    expect(message.content).toEqual([{ type: "text", text: "fine" }]);
+    expect(notices).toHaveLength(2);
+    expect(notices[0]).toEqual({
+      attempt: 2,
+      maxAttempts: 5,
+      delayMs: 5,
+      errorKind: "rate_limit",
+      errorMessage: "slow down",
+      status: 429,
+    });
+    expect(notices[1]).toMatchObject({ attempt: 3, maxAttempts: 5, errorKind: "overloaded" });
+    expect(notices[1]!.status).toBeUndefined();
   });
 
   it("never restarts a stream that already produced output", async () => {

@@ -20,6 +20,9 @@ Workspace and permissions:
       --mode MODE          ask (default), accept-edits, read-only, bypass
       --allow-tool RULE    allow without asking, e.g. 'bash(npm test:*)', 'edit(src/**)' (repeatable)
       --deny-tool RULE     always deny, e.g. 'bash(rm -rf:*)', 'read(.env*)' (repeatable)
+      --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,
+                           secrets hidden, no network) or off (bash unconfined)
+      --allow-net          let sandboxed commands use the network
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {

@@ -1,5 +1,6 @@
 // `tern chat` in a real pseudo-terminal (tmux): while a slow tool runs, Enter sends a steering
 // message and Alt+Enter a follow-up; the model receives each at its place in the transcript.
+// Permission questions and Ctrl-C; /compact with nothing to do leaves no spinner behind.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -161,6 +162,28 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
   await tmux.waitFor(/■ interrupted · /);
   expect(running("sleep 9.713")).toBe(false);
 
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
+});
+
+terminalIt("/compact with nothing to compact leaves no spinner behind", async () => {
+  server = await startLoopbackServer([textReply("Hello there.")]);
+  const env = ternEnv({
+    TERN_HOME: tempDir(),
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+  tmux.type("hi", "Enter");
+  await tmux.waitFor(/✔ done/);
+  tmux.type("/compact", "Enter");
+  // The line is drawn after the status is cleared, so any screen that shows it shows the end state.
+  const screen = await tmux.waitFor(/⟳ nothing to compact/);
+  expect(screen).not.toMatch(/compacting the context/);
+  expect(tmux.visible()).not.toMatch(/compacting the context/);
   tmux.type("/exit", "Enter");
   expect(await tmux.exitCode()).toBe(0);
 });

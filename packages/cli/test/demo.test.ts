@@ -60,6 +60,9 @@ it("tern demo fixes the example project with a scripted model, and the session c
   expect(shown.stdout).toMatch(/you: The tests of this project fail/);
   expect(shown.stdout).toMatch(/⊘ bash \$ rm -rf node_modules && npm install · denied/);
   expect(shown.stdout).toMatch(/✓ bash \$ node --test · exit 0/);
-  expect(shown.stdout).toMatch(/you: \[COMPLETION CHECK\]/);
+  // The policies' injections are labelled as what they are, not as the user.
+  expect(shown.stdout).toMatch(/↪ reflection: \[SELF-REFLECTION\]/);
+  expect(shown.stdout).toMatch(/↪ completion-check: \[COMPLETION CHECK\]/);
+  expect(shown.stdout).not.toMatch(/you: \[/);
   expect(shown.stdout).toMatch(/\*\*The bug:\*\* `sum\(\)`/);
 });

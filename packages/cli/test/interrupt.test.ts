@@ -97,8 +97,10 @@ it("after a crash (SIGKILL) sessions resume repairs the run and continues it", a
     await new Promise((resolve) => setTimeout(resolve, 50));
   tern.child.kill("SIGKILL");
   await tern.done;
-  // The killed process could not stop its command's process group: do it for it.
-  execFileSync("pkill", ["-f", "sleep 8.519"]);
+  // The killed process could not kill its command itself, but the sandbox dies with its parent.
+  for (let i = 0; i < 200 && running("sleep 8.519"); i++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(running("sleep 8.519")).toBe(false);
 
   const listed = await runTern(["sessions", "ls", "--json"], { env, cwd: work });
   const sessionId = (JSON.parse(listed.stdout) as { id: string }[])[0]!.id;

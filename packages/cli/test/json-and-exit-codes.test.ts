@@ -3,7 +3,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import {
+  type Exchange,
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+} from "./support/openai-script.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -45,10 +51,8 @@ describe("tern run --json", () => {
       toolReply([{ name: "read", args: { path: "notes.txt" } }]),
       textReply("Milk."),
     ]);
-    const result = await runTern(["run", "--json", "what do my notes say?"], {
-      env: localEnv(server.baseUrl),
-      cwd: work,
-    });
+    const env = localEnv(server.baseUrl);
+    const result = await runTern(["run", "--json", "what do my notes say?"], { env, cwd: work });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split("\n");
@@ -79,6 +83,13 @@ describe("tern run --json", () => {
     ]);
     const end = events.at(-1);
     expect(end).toMatchObject({ type: "agent_end", answer: "Milk.", stopReason: "stop", iterations: 2 });
+    // agent_start names the session, so a script can resume it.
+    const sessionId = events[0].sessionId;
+    expect(sessionId).toMatch(/^[0-9a-f-]{8,}$/);
+    const shown = await runTern(["sessions", "show", sessionId], { env, cwd: work });
+    expect(shown.stderr).toBe("");
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/what do my notes say\?/);
     const toolEnd = events.find((event) => event.type === "tool_execution_end");
     expect(toolEnd).toMatchObject({ toolName: "read", isError: false });
     expect(JSON.stringify(toolEnd.result.content)).toMatch(/remember the milk/);
@@ -94,6 +105,41 @@ describe("tern run --json", () => {
       .map((event) => event.assistantEvent.delta)
       .join("");
     expect(deltas).toBe("Milk.");
+  });
+});
+
+describe("retries", () => {
+  const rateLimited: Exchange = {
+    kind: "json",
+    status: 429,
+    headers: { "retry-after-ms": "20" },
+    body: { error: { message: "Rate limit reached", type: "rate_limit_error" } },
+  };
+
+  it("says on stderr why it waits and which attempt comes next", async () => {
+    server = await startLoopbackServer([rateLimited, textReply("Fine.")]);
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Fine.\n");
+    expect(result.stderr).toMatch(/↻ retrying in 20 ms \(429 rate limited, attempt 2\/4\)/);
+  });
+
+  it("is a model_retry event in --json", async () => {
+    server = await startLoopbackServer([rateLimited, textReply("Fine.")]);
+    const result = await runTern(["run", "--json", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(events.find((event) => event.type === "model_retry")).toMatchObject({
+      purpose: "turn",
+      attempt: 2,
+      maxAttempts: 4,
+      delayMs: 20,
+      errorKind: "rate_limit",
+      status: 429,
+    });
   });
 });
 
@@ -159,6 +205,67 @@ describe("exit codes", () => {
       new RegExp(`^tern: cannot reach ${url.replace(/[.]/g, "\\.")}/v1 .*is the server running`),
     );
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("1 when the reply stops short, saying so rather than 'cannot reach'", async () => {
+    server = await startLoopbackServer([textReply("The answer is", { unfinished: true })]);
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    expect(result.code).toBe(1);
+    const last = result.stderr.trimEnd().split("\n").at(-1)!;
+    expect(last).toMatch(/^tern: http:\/\/127\.0\.0\.1:\d+\/v1 stopped the reply before it was complete/);
+    expect(last).not.toMatch(/cannot reach/);
+  });
+
+  it("1 for an empty reply, which is not an answer", async () => {
+    server = await startLoopbackServer([textReply("")]);
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^tern: the model sent an empty reply \(no text, no tool call\); try again/,
+    );
+  });
+
+  it("1 when the answer synthesis fails: the loop's own reply is printed whole, and --json's deltas add up", async () => {
+    const work = tempDir();
+    writeFileSync(join(work, "notes.txt"), "remember the milk\n");
+    const script = () => [
+      toolReply([{ name: "read", args: { path: "notes.txt" } }]),
+      textReply("Milk, says the loop."),
+      textReply("The notes say: remember", { unfinished: true }),
+    ];
+    server = await startLoopbackServer(script());
+    const args = ["run", "--answer-mode", "synthesize", "what do my notes say?"];
+    const result = await runTern(args, { env: localEnv(server.baseUrl), cwd: work });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("Milk, says the loop.\n");
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^tern: answer synthesis failed: .*; what was printed is the model's own last reply/,
+    );
+    await server.close();
+
+    server = await startLoopbackServer(script());
+    const json = await runTern([...args.slice(0, 1), "--json", ...args.slice(1)], {
+      env: localEnv(server.baseUrl),
+      cwd: work,
+    });
+    expect(json.code).toBe(1);
+    const events = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const lastStart = events.map((event) => event.type).lastIndexOf("answer_start");
+    const deltas = events
+      .slice(lastStart)
+      .filter((event) => event.type === "answer_delta")
+      .map((event) => event.delta)
+      .join("");
+    const end = events.find((event) => event.type === "answer_end");
+    expect(end).toMatchObject({
+      answer: "Milk, says the loop.",
+      error: expect.stringMatching(/^Answer synthesis failed/),
+    });
+    expect(deltas).toBe(end.answer);
   });
 
   it("1 when the server does not know the model", async () => {

@@ -126,4 +126,22 @@ describe("tern run", () => {
     expect(contentText(told)).toMatch(/without a terminal to ask, so it was denied/);
     expect(contentText(told)).toMatch(/--allow-tool or --mode/);
   });
+
+  it("runs twelve calls at once without a MaxListenersExceededWarning", async () => {
+    const { work, env } = setup();
+    writeFileSync(join(work, "a.txt"), "a\n");
+    const calls = Array.from({ length: 12 }, (_, i) =>
+      i % 2 === 0
+        ? { name: "bash", args: { command: `echo ${i}` } }
+        : { name: "read", args: { path: "a.txt" } },
+    );
+    server = await startLoopbackServer([toolReply(calls), textReply("Done."), textReply("Checked: done.")]);
+    const result = await runTern(["run", "--allow-tool", "bash(echo:*)", "go"], {
+      env: env(server),
+      cwd: work,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.match(/✓ /g)).toHaveLength(12);
+    expect(result.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
+  });
 });

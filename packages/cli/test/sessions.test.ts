@@ -1,4 +1,5 @@
 // `tern sessions ls | show | fork | export` and `tern run --session` on sessions made by real runs.
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   contentText,
@@ -87,8 +88,47 @@ describe("tern sessions", () => {
     const badFormat = await runTern(["sessions", "export", id, "--format", "pdf"], { env });
     expect(badFormat.code).toBe(2);
     expect(badFormat.stderr).toBe('tern: --format must be jsonl or md (got "pdf")\n');
+    const missingDir = join(work, "no-such-dir", "x.md");
+    const unwritable = await runTern(["sessions", "export", id, "--format", "md", "-o", missingDir], {
+      env,
+    });
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toBe(`tern: cannot write -o ${missingDir}: its directory does not exist\n`);
     const unknown = await runTern(["sessions", "show", "ffffffff"], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^tern: no session "ffffffff" under .*; see tern sessions ls --all\n$/);
+  });
+
+  it("labels what the agent's policies injected as what it is, not as the user", async () => {
+    const work = tempDir();
+    const reads = Array.from({ length: 7 }, (_, i) => ({ name: "ls", args: { path: ".", n: i } }));
+    server = await startLoopbackServer([
+      toolReply(reads),
+      textReply("Nothing here."),
+      textReply("Checked: nothing here."),
+    ]);
+    const env = ternEnv({
+      TERN_HOME: tempDir(),
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    const run = await runTern(["run", "--json", "What is here?"], { env, cwd: work });
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const kinds = events.filter((event) => event.type === "inject").map((event) => event.kind);
+    expect(kinds).toContain("reflection");
+    const id = events[0].sessionId;
+
+    const shown = await runTern(["sessions", "show", id], { env, cwd: work });
+    expect(shown.stdout).toMatch(/\] you: What is here\?/);
+    expect(shown.stdout).toMatch(/\] ↪ reflection: \[SELF-REFLECTION\]/);
+    expect(shown.stdout).not.toMatch(/you: \[/);
+    const markdown = await runTern(["sessions", "export", id, "--format", "md"], { env, cwd: work });
+    expect(markdown.stdout).toMatch(/## ↪ reflection\n\n\[SELF-REFLECTION\]/);
+    expect(markdown.stdout).not.toMatch(/## You\n\n\[/);
   });
 });

@@ -177,6 +177,8 @@ export interface EngineOptions {
   permissionTimeoutMs?: number;
   /** Runs at once across all sessions; one more is refused ("overloaded"). Default unlimited. */
   maxRuns?: number;
+  /** Literal secrets (API keys) no session file may hold: each session redacts them. */
+  secrets?: readonly string[];
   /** Finished runs whose events a journal keeps for late readers. Default 1. */
   keepRuns?: number;
   now?: () => number;

@@ -54,6 +54,9 @@ const MAYBE_SECRET =
 /** Environment variables whose values are credentials. */
 const SECRET_VARIABLE = /(API_KEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$/i;
 
+/** Shorter literal secrets are not replaced: they would hit ordinary words. */
+const MIN_SECRET_LENGTH = 4;
+
 export type Redactor = (line: string) => string;
 
 /**
@@ -69,10 +72,13 @@ export function createRedactor(
   for (const [name, value] of Object.entries(env)) {
     if (value && value.length >= 8 && SECRET_VARIABLE.test(name)) literals.add(value);
   }
-  for (const secret of extraSecrets) if (secret.length >= 4) literals.add(secret);
-  // Lines are JSON, so a secret appears in its JSON-escaped spelling. Longest first so no secret
-  // is half-replaced by a shorter one it contains.
-  const spellings = [...literals].map((secret) => JSON.stringify(secret).slice(1, -1));
+  for (const secret of extraSecrets) if (secret.length >= MIN_SECRET_LENGTH) literals.add(secret);
+  // Lines are JSON, so a secret appears in its JSON-escaped spelling, and an error that echoes a
+  // URL shows it percent-encoded. Longest first so no secret is half-replaced by a shorter one.
+  const spellings = [...literals].flatMap((secret) => [
+    JSON.stringify(secret).slice(1, -1),
+    JSON.stringify(encodeURIComponent(secret)).slice(1, -1),
+  ]);
   const unique = [...new Set(spellings)].sort((a, b) => b.length - a.length);
   const literal = unique.length > 0 ? new RegExp(unique.map(escapeRegExp).join("|"), "g") : undefined;
 

@@ -71,7 +71,8 @@ export class Session {
   private leaf: string | null;
   private readonly now: () => number;
   private readonly newId: () => string;
-  private readonly redact: Redactor;
+  private redact: Redactor;
+  private readonly secrets: string[];
   /** Message objects already written as entries, so events can refer to them instead of copying. */
   private readonly written = new WeakMap<object, string>();
   private loadedRegistered = false;
@@ -87,8 +88,20 @@ export class Session {
     this.leaf = this.tree.last()?.id ?? null;
     this.now = init.options?.now ?? Date.now;
     this.newId = init.options?.newId ?? (() => randomBytes(4).toString("hex"));
-    this.redact = createRedactor(init.options?.secrets);
+    this.secrets = [...(init.options?.secrets ?? [])];
+    this.redact = createRedactor(this.secrets);
     this.contextOptions = init.contextOptions ?? {};
+  }
+
+  /**
+   * Registers literal secrets learnt after the session opened (the API key a runtime resolved,
+   * however it was passed): every line written from now on has them replaced.
+   */
+  addSecrets(secrets: readonly string[]): void {
+    const fresh = secrets.filter((secret) => !this.secrets.includes(secret));
+    if (fresh.length === 0) return;
+    this.secrets.push(...fresh);
+    this.redact = createRedactor(this.secrets);
   }
 
   get id(): string {

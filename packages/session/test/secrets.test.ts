@@ -96,4 +96,17 @@ describe("secrets", () => {
     const line = JSON.stringify({ text: `value ${secret} end` });
     expect(redact(line)).toBe(JSON.stringify({ text: "value [REDACTED] end" }));
   });
+
+  it("redacts secrets registered after the session opened, in plain and percent-encoded spelling", async () => {
+    const late = "late/key+value=42"; // no known shape, in no variable: only addSecrets can catch it
+    const store = new FileSessionStore({ home: home.home });
+    const session = await store.create({ cwd: "/p" });
+    session.addSecrets([late]);
+    session.appendMessage(user(`error: bad key ${late} at https://x/?key=${encodeURIComponent(late)}`));
+    await session.close();
+    const text = readFileSync(session.path!, "utf8");
+    expect(text).not.toContain(late);
+    expect(text).not.toContain(encodeURIComponent(late));
+    expect(text).toContain("error: bad key [REDACTED] at https://x/?key=[REDACTED]");
+  });
 });

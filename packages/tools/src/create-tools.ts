@@ -31,7 +31,7 @@ export function createTools(options: CreateToolsOptions): AnyBuiltinTool[] {
     ls: () => lsTool(ws, options.maxListEntries),
     glob: () => globTool(ws, options.search?.maxGlobResults),
     grep: () => grepTool(ws, options.search),
-    bash: () => bashTool(ws, options.bash),
+    bash: () => bashTool(ws, options.bash, options.sandbox),
   };
   const names = options.only ?? BUILTIN_TOOL_NAMES;
   for (const name of names) {

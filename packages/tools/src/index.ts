@@ -4,6 +4,16 @@ export { type CallInput, PermissionPolicy } from "./permissions/policy.js";
 export { formatRule, parseRule } from "./permissions/rules.js";
 export { analyzeCommand, type ShellAnalysis } from "./permissions/shell.js";
 export * from "./permissions/types.js";
+export { SAFE_VARIABLES, scrubEnvironment } from "./sandbox/environment.js";
+export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from "./sandbox/hidden-paths.js";
+export {
+  createSandbox,
+  describeSandbox,
+  SANDBOX_PROFILES,
+  type Sandbox,
+  type SandboxStatus,
+  sandboxWarning,
+} from "./sandbox/sandbox.js";
 export { bashTool } from "./tools/bash.js";
 export { editTool } from "./tools/edit.js";
 export { globTool } from "./tools/glob.js";

@@ -1,5 +1,5 @@
-// Runs a shell command in its own process group so that everything it starts (pipelines,
-// background jobs, grandchildren) can be killed at once.
+// Runs a program in its own process group so that everything it starts (pipelines, background
+// jobs, grandchildren, a bubblewrap sandbox and its PID namespace) can be killed at once.
 
 import { type ChildProcess, spawn } from "node:child_process";
 
@@ -9,8 +9,13 @@ export interface GroupRun {
   kill: () => void;
 }
 
-export function spawnGroup(shell: string, command: string, cwd: string, env: NodeJS.ProcessEnv): GroupRun {
-  const child = spawn(shell, ["-c", command], {
+export function spawnGroup(
+  program: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): GroupRun {
+  const child = spawn(program, args, {
     cwd,
     env,
     // detached makes the child a process-group leader (setsid), so -pid names its whole group.

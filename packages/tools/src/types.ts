@@ -45,10 +45,31 @@ export interface BashOptions {
   maxTimeoutMs?: number;
   /** Output kept: this many bytes in total, split between head and tail. Default 30 000. */
   maxOutputBytes?: number;
-  /** Environment of the command. Default: this process's environment plus non-interactive pagers. */
+  /**
+   * Environment of the command, used as given. Default: this process's environment reduced to an
+   * allow-list of harmless variables (no API keys or tokens) plus non-interactive pagers.
+   */
   env?: NodeJS.ProcessEnv;
   /** Shell binary. Default "/bin/bash". */
   shell?: string;
+}
+
+/**
+ * "sandbox": `bash` runs under bubblewrap (Linux): the workspace writable, the rest of the file
+ * system read-only, secrets hidden, no network unless allowed, its own PID namespace.
+ * "off": `bash` runs unconfined; only for a user who chose it.
+ */
+export type SandboxProfile = "sandbox" | "off";
+
+export interface SandboxOptions {
+  /** Default "sandbox". Where bubblewrap is unusable, bash calls fail until the user picks "off". */
+  profile?: SandboxProfile;
+  /** Let sandboxed commands use the network (all of it: bubblewrap has no host allow-list). Default false. */
+  allowNet?: boolean;
+  /** More paths to hide inside the sandbox, besides HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS and $TERN_HOME. */
+  hide?: readonly string[];
+  /** The bubblewrap binary. Default: `bwrap` on $PATH. */
+  bwrap?: string;
 }
 
 export interface CreateToolsOptions {
@@ -59,6 +80,8 @@ export interface CreateToolsOptions {
   read?: ReadOptions;
   search?: SearchOptions;
   bash?: BashOptions;
+  /** How `bash` is confined. Default: the "sandbox" profile. */
+  sandbox?: SandboxOptions;
   /** `ls` lists at most this many entries. Default 1000. */
   maxListEntries?: number;
 }
@@ -133,6 +156,8 @@ export interface GrepDetails {
 
 export interface BashDetails {
   command: string;
+  /** The sandbox profile the command ran under. */
+  sandbox: SandboxProfile;
   /** Root-relative working directory ("." for the root). */
   cwd: string;
   /** null when the process was killed by a signal. */

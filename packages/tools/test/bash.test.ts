@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "./support.js";
+import { waitFor } from "./support-sandbox.js";
 
 /** Pids of live processes in a process group (ps works on Linux and macOS). */
 function groupMembers(pgid: number): number[] {
@@ -14,15 +15,8 @@ function groupMembers(pgid: number): number[] {
     .map(([pid]) => Number(pid));
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 3000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** The process-group tests read host pids ($$), so they run unsandboxed; sandbox.test.ts covers the sandbox. */
+const OFF = { sandbox: { profile: "off" } } as const;
 
 describe("bash", () => {
   it("runs in the workspace root and reports exit code 0", async () => {
@@ -90,8 +84,8 @@ describe("bash", () => {
     expect(result.updates[0]!.content).toBe("first\n");
   });
 
-  it("abort kills the whole process group", async () => {
-    const ws = await workspace();
+  it("abort kills the whole process group (profile off)", async () => {
+    const ws = await workspace({}, OFF);
     const controller = new AbortController();
     const running = ws.call(
       "bash",
@@ -112,8 +106,8 @@ describe("bash", () => {
     await waitFor(() => (groupMembers(pgid).length === 0 ? true : undefined));
   });
 
-  it("stops background jobs when the command ends", async () => {
-    const ws = await workspace();
+  it("stops background jobs when the command ends (profile off)", async () => {
+    const ws = await workspace({}, OFF);
     const result = await ws.call("bash", { command: "sleep 30 & echo $$" });
     expect(result.isError).toBe(false);
     const pgid = Number(result.text.split("\n")[0]);
@@ -133,7 +127,7 @@ describe("bash", () => {
   });
 
   it("reports a shell that cannot start", async () => {
-    const ws = await workspace({}, { bash: { shell: "/nonexistent/shell" } });
+    const ws = await workspace({}, { bash: { shell: "/nonexistent/shell" }, ...OFF });
     const result = await ws.call("bash", { command: "true" });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/^Could not start \/nonexistent\/shell: .*ENOENT/);

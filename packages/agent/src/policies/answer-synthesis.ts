@@ -1,8 +1,10 @@
 // Answer synthesis: in "synthesize" mode the tool loop runs without streaming text deltas, then one
 // streamed call turns the trace (the question, each tool call and its result, results cut to a
-// named length) into the answer, shown as answer_start / answer_delta / answer_end. A failed
-// synthesis falls back to the loop's own last text. A run that called no tools has nothing to
-// synthesize: its answer is sent through the same events as it is.
+// named length) into the answer, shown as answer_start / answer_delta / answer_end. The deltas
+// after the last answer_start always add up to answer_end's answer. A failed synthesis falls back
+// to the loop's own last text: an error event, a fresh answer_start when deltas had streamed (what
+// streamed is void), the fallback as one delta, and answer_end with `error` saying why. A run that
+// called no tools has nothing to synthesize: its answer is sent through the same events as it is.
 
 import type { Model, ToolCall, ToolResultMessage } from "@tern/ai";
 import { messageText, userMessage } from "../messages.js";
@@ -48,28 +50,45 @@ export function answerSynthesis(options: AnswerSynthesisOptions = {}): LoopPolic
         onRunEnd: async (_run, end) => {
           if (!SYNTHESIZED.has(end.stopReason)) return undefined;
           await run.emit({ type: "answer_start" });
-          const answer =
-            steps.length === 0 ? end.answer : await synthesize(run, steps, maxChars, options, end.answer);
-          if (steps.length === 0 && answer !== "") await run.emit({ type: "answer_delta", delta: answer });
-          await run.emit({ type: "answer_end", answer });
-          return { answer };
+          if (steps.length === 0) return deliver(run, end.answer);
+          const outcome = await synthesize(run, steps, maxChars, options);
+          if (outcome.error === undefined) {
+            await run.emit({ type: "answer_end", answer: outcome.answer });
+            return { answer: outcome.answer };
+          }
+          const error = `Answer synthesis failed: ${outcome.error}`;
+          await run.emit({ type: "error", source: "policy", message: error });
+          if (outcome.answer !== "") await run.emit({ type: "answer_start" });
+          return deliver(run, end.answer, error);
         },
       };
     },
   };
 }
 
+/** An answer that is already written, sent as one delta. */
+async function deliver(run: PolicyRun, answer: string, error?: string): Promise<{ answer: string }> {
+  if (answer !== "") await run.emit({ type: "answer_delta", delta: answer });
+  await run.emit(
+    error === undefined ? { type: "answer_end", answer } : { type: "answer_end", answer, error },
+  );
+  return { answer };
+}
+
+/** The streamed answer (exactly what its deltas add up to), or why there is none. */
 async function synthesize(
   run: PolicyRun,
   steps: { call: ToolCall; result: ToolResultMessage | undefined }[],
   maxChars: number,
   options: AnswerSynthesisOptions,
-  fallback: string,
-): Promise<string> {
+): Promise<{ answer: string; error?: string }> {
+  let answer = "";
   const callOptions = {
     onEvent: async (event: { type: string; delta?: string }) => {
-      if (event.type === "text_delta" && event.delta)
+      if (event.type === "text_delta" && event.delta) {
+        answer += event.delta;
         await run.emit({ type: "answer_delta", delta: event.delta });
+      }
     },
     ...(options.model && { model: options.model }),
   };
@@ -81,13 +100,10 @@ async function synthesize(
     "synthesis",
     callOptions,
   );
-  const text = messageText(message).trim();
-  if (message.stopReason === "error" || message.stopReason === "aborted" || text === "") {
-    const why = message.errorMessage ?? (text === "" ? "the answer was empty" : message.stopReason);
-    await run.emit({ type: "error", source: "policy", message: `Answer synthesis failed: ${why}` });
-    return fallback;
-  }
-  return text;
+  if (message.stopReason === "error" || message.stopReason === "aborted")
+    return { answer, error: message.errorMessage ?? message.stopReason };
+  if (answer.trim() === "") return { answer, error: "the answer was empty" };
+  return { answer };
 }
 
 /** The question and each tool call with its (cut) result. */

@@ -67,9 +67,43 @@ for (const mode of MODES) {
       ]);
       const { events, result } = await run(faux, [big(10)], [answerSynthesis()]);
       expect(result).toMatchObject({ answer: "loop draft", stopReason: "stop" });
-      expect(ofType(events, "answer_end")).toEqual([{ type: "answer_end", answer: "loop draft" }]);
-      expect(ofType(events, "error")).toEqual([
+      expect(events.filter((e) => e.type.startsWith("answer_") || e.type === "error")).toEqual([
+        { type: "answer_start" },
         { type: "error", source: "policy", message: "Answer synthesis failed: bad request" },
+        { type: "answer_delta", delta: "loop draft" },
+        {
+          type: "answer_end",
+          answer: "loop draft",
+          error: "Answer synthesis failed: bad request",
+        },
+      ]);
+    });
+
+    it("voids a synthesis that failed mid-stream: a fresh answer_start, then deltas that add up to answer_end", async () => {
+      const faux = fauxFor(mode, [
+        r.call("big"),
+        r.answer("loop draft"),
+        { content: "The answer is half wri", error: { kind: "network", message: "connection reset" } },
+      ]);
+      const { events, result } = await run(faux, [big(10)], [answerSynthesis()]);
+      expect(result).toMatchObject({ answer: "loop draft", stopReason: "stop" });
+      const answerEvents = events.filter((e) => e.type.startsWith("answer_"));
+      const lastStart = answerEvents.map((e) => e.type).lastIndexOf("answer_start");
+      expect(lastStart).toBeGreaterThan(0);
+      const deltas = answerEvents.slice(0, lastStart).filter((e) => e.type === "answer_delta");
+      expect(deltas.map((e) => (e as { delta: string }).delta).join("")).toBe("The answer is half wri");
+      const after = answerEvents.slice(lastStart + 1);
+      expect(after).toEqual([
+        { type: "answer_delta", delta: "loop draft" },
+        { type: "answer_end", answer: "loop draft", error: "Answer synthesis failed: connection reset" },
+      ]);
+    });
+
+    it("counts an empty synthesis as failed", async () => {
+      const faux = fauxFor(mode, [r.call("big"), r.answer("loop draft"), "  "]);
+      const { events } = await run(faux, [big(10)], [answerSynthesis()]);
+      expect(ofType(events, "answer_end")).toEqual([
+        { type: "answer_end", answer: "loop draft", error: "Answer synthesis failed: the answer was empty" },
       ]);
     });
   });

@@ -2,7 +2,7 @@
 // permission questions in the input line, Ctrl-C handling and the slash commands.
 import { emitKeypressEvents } from "node:readline";
 import type { AgentRunResult } from "@tern/agent";
-import type { PermissionAnswer, PermissionRequest } from "@tern/tools";
+import { describeSandbox, type PermissionAnswer, type PermissionRequest } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -88,7 +88,7 @@ export class ChatApp {
   private banner(): void {
     const { style, runtime } = this;
     this.print(
-      `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${runtime.cwd}`)}`,
+      `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${describeSandbox(runtime.sandbox)} · ${runtime.cwd}`)}`,
     );
     this.print(
       style.dim(

@@ -104,7 +104,7 @@ async function switchModel(arg: string, ctx: SlashContext): Promise<void> {
     ctx.env,
     ctx.configPath,
   );
-  await ensureApiKey(model, undefined);
+  runtime.session.addSecrets(await ensureApiKey(model, undefined));
   runtime.agent.setModel(model);
   print(style.dim(`model → ${modelLabel(model)}`));
 }

@@ -35,6 +35,8 @@ export const AGENT_OPTIONS: OptionSpecs = {
   "allow-tool": { type: "string", multiple: true },
   "deny-tool": { type: "string", multiple: true },
   mode: { type: "string" },
+  sandbox: { type: "string" },
+  "allow-net": { type: "boolean" },
 };
 
 /** Options every command takes. */

@@ -3,6 +3,7 @@
 // with bash, a dangerous command denied by the permission policy, the fix, the test rerun green,
 // a streamed answer. The session is saved like any other.
 import { createFaux } from "@tern/ai";
+import { createSandbox } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -35,6 +36,10 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     replies: demoReplies(state),
   });
   const home = loadHome(io);
+  // The demo's commands are scripted, not chosen by a model: where bubblewrap cannot run they run
+  // unconfined, and the header says so.
+  const sandbox = await createSandbox().status();
+  const sandboxed = sandbox.profile === "sandbox" && sandbox.available;
   const settings: AgentSettings = {
     ...home,
     explicitModel: true,
@@ -48,6 +53,8 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     allow: ALLOW,
     deny: DENY,
     debug: values.debug === true,
+    sandbox: sandboxed ? "sandbox" : "off",
+    allowNet: false,
   };
 
   const say = (text = "") => io.stderr.write(`${text}\n`);
@@ -57,6 +64,10 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
   );
   say(`  ${style.bold("project")}  ${project}  (a copy of examples/stats-bug: one bug, a failing test)`);
   say(`  ${style.bold("tools")}    real: read, write, edit, ls, glob, grep and bash run in that directory`);
+  const sandboxNote = sandboxed
+    ? "on: bash runs under bubblewrap (workspace writable, no network)"
+    : `off: ${"reason" in sandbox ? sandbox.reason : "not chosen"} (the demo's commands are scripted)`;
+  say(`  ${style.bold("sandbox")}  ${sandboxNote}`);
   say(`  ${style.bold("policy")}   accept-edits · allow ${ALLOW.join(", ")} · deny ${DENY.join(", ")}`);
   say(`  ${style.bold("task")}     ${DEMO_PROMPT}`);
   say();

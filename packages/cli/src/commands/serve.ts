@@ -5,12 +5,14 @@
 // port), on stdout, or on stderr under --stdio, where stdout carries the protocol. Resolves with
 // 0 once a signal or a client's shutdown request stopped the server.
 import { type Served, serve } from "@tern/server";
+import { createSandbox, describeSandbox, sandboxWarning } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { helpFor } from "../help.js";
+import { bashSandbox } from "../runtime/agent-parts.js";
 import { servedEngineOptions } from "../runtime/served.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -22,7 +24,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { settings, warn } = commandContext(values, { ...io, env });
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
-  await ensureConfiguredKey(model, settings, env);
+  const secrets = await ensureConfiguredKey(model, settings, env);
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};
@@ -38,9 +40,14 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     finished(0);
   };
   served = await listen(server, {
-    engine: servedEngineOptions(settings, server, { registry, model, env }),
+    engine: { ...servedEngineOptions(settings, server, { registry, model, env }), secrets },
     onShutdown: () => void stop(),
   });
+  if (settings.tools !== "none") {
+    // Once, at start: where the sandbox cannot run, bash calls fail until --sandbox off.
+    const sandbox = await createSandbox(bashSandbox(settings)).status();
+    io.stderr.write(`tern serve: bash: ${sandboxWarning(sandbox) ?? describeSandbox(sandbox)}\n`);
+  }
   if (served.http) say(`http listening on ${served.http.url}`);
   if (served.rpc) say(`listening on port ${served.rpc.port}`);
   process.once("SIGINT", () => void stop());

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { FileSessionStore } from "@tern/session";
 import { AGENT_OPTIONS, parseCommandArgs, stringOption } from "../cli/args.js";
-import { type ExitCode, UsageError } from "../cli/errors.js";
+import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
@@ -153,10 +153,31 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
   const output = stringOption(values, "output");
   if (output !== undefined) {
     const path = resolve(io.cwd, output);
-    writeFileSync(path, text);
+    writeOutput(path, text);
     io.stderr.write(`wrote ${path}\n`);
   } else io.stdout.write(text);
   return 0;
+}
+
+/** Why -o cannot be written, for the path problems a user fixes by choosing another path. */
+const OUTPUT_PROBLEMS: Record<string, string> = {
+  ENOENT: "its directory does not exist",
+  ENOTDIR: "a part of the path is not a directory",
+  EISDIR: "it is a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "the file system is read-only",
+};
+
+function writeOutput(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    const problem = OUTPUT_PROBLEMS[code];
+    if (problem) throw new UsageError(`cannot write -o ${path}: ${problem}`);
+    throw new CliError(`cannot write -o ${path}: ${(error as Error).message}`);
+  }
 }
 
 async function resume(argv: string[], io: Io): Promise<ExitCode> {

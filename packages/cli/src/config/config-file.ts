@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { PERMISSION_MODES } from "@tern/tools";
+import { PERMISSION_MODES, SANDBOX_PROFILES } from "@tern/tools";
 
 export type ToolMode = "native" | "json" | "auto";
 export type AnswerMode = "direct" | "synthesize";
@@ -44,6 +44,8 @@ export interface TernConfig {
   retry?: RetryConfig;
   models?: unknown[];
   providers?: Record<string, ProviderConfig>;
+  sandbox?: string;
+  allowNet?: boolean;
 }
 
 export interface LoadedConfig {
@@ -100,6 +102,8 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   retry: [isRetry, "an object of numbers (maxRetries, baseDelayMs, maxDelayMs)"],
   models: [Array.isArray, "an array of model entries"],
   providers: [isProviders, 'an object of { "apiKeyEnv": "VARIABLE", "keyless": true|false } by provider'],
+  sandbox: [oneOf(SANDBOX_PROFILES), `one of ${SANDBOX_PROFILES.join(", ")}`],
+  allowNet: [isBoolean, "true or false"],
 };
 
 export function loadConfig(home: string): LoadedConfig {

@@ -143,13 +143,22 @@ export function explicitApiKey(
   return undefined;
 }
 
-/** Fails with the variable to set when the model needs a key and none is there. */
-export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<void> {
+/**
+ * The literal secrets a model is used with: the key (from --api-key, the environment or config)
+ * and the values of its configured headers. A session registers them, so a provider error that
+ * echoes one never reaches the session file.
+ */
+export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<string[]> {
   const key = await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
   if (key === undefined)
     throw new UsageError(
       `no API key for ${model.provider}: set ${apiKeyVariable(model.provider)} or pass --api-key`,
     );
+  // Not `key` itself: a keyless server's placeholder is no secret.
+  const fromEnv = process.env[apiKeyVariable(model.provider)];
+  return [apiKey, fromEnv, ...Object.values(model.headers ?? {})].filter(
+    (value): value is string => value !== undefined && value !== "",
+  );
 }
 
 /** ensureApiKey, knowing config.json's provider settings (a named variable, keyless). */
@@ -157,7 +166,7 @@ export async function ensureConfiguredKey(
   model: Model,
   settings: { apiKey?: string; config: Home["config"] },
   env: NodeJS.ProcessEnv,
-): Promise<void> {
+): Promise<string[]> {
   const apiKey = explicitApiKey(model, settings, env);
   const variable = settings.config.config.providers?.[model.provider]?.apiKeyEnv;
   const key = variable ? apiKey : await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
@@ -166,6 +175,12 @@ export async function ensureConfiguredKey(
       `no API key for ${model.provider}: set ${variable ?? apiKeyVariable(model.provider)} or pass --api-key` +
         (variable ? ` (${settings.config.path} names ${variable} for ${model.provider})` : ""),
     );
+  // Not a keyless server's placeholder: that is no secret.
+  const given = settings.apiKey ?? (variable ? apiKey : undefined);
+  const fromEnv = env[apiKeyVariable(model.provider)];
+  return [given, fromEnv, ...Object.values(model.headers ?? {})].filter(
+    (value): value is string => value !== undefined && value !== "",
+  );
 }
 
 export function modelLabel(model: Model): string {

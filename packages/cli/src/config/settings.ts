@@ -5,7 +5,13 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ThinkingLevel } from "@tern/ai";
-import { PERMISSION_MODES, type PermissionMode, parseRule } from "@tern/tools";
+import {
+  PERMISSION_MODES,
+  type PermissionMode,
+  parseRule,
+  SANDBOX_PROFILES,
+  type SandboxProfile,
+} from "@tern/tools";
 import { listOption, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
 import {
@@ -60,6 +66,10 @@ export interface AgentSettings extends Home {
   deny: string[];
   retry?: RetryConfig;
   debug: boolean;
+  /** How `bash` is confined: --sandbox / "sandbox" in config.json; default "sandbox". */
+  sandbox: SandboxProfile;
+  /** --allow-net / "allowNet": sandboxed commands may use the network. */
+  allowNet: boolean;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -105,6 +115,12 @@ export function resolveAgentSettings(
     allow: rules("--allow-tool", [...(config.allow ?? []), ...listOption(values, "allow-tool")]),
     deny: rules("--deny-tool", [...(config.deny ?? []), ...listOption(values, "deny-tool")]),
     debug: values.debug === true,
+    sandbox: choice(
+      "--sandbox",
+      stringOption(values, "sandbox") ?? config.sandbox ?? "sandbox",
+      SANDBOX_PROFILES,
+    ),
+    allowNet: values["allow-net"] === true || config.allowNet === true,
   };
   const provider = flagProvider ?? nonEmpty(env.TERN_PROVIDER) ?? config.provider;
   const model = flagModel ?? nonEmpty(env.TERN_MODEL) ?? config.model;

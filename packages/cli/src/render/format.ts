@@ -1,4 +1,5 @@
 // Small formatters shared by the progress lines, `sessions` and `models`.
+import { terminalText } from "./terminal-text.js";
 
 export function formatTokens(count: number): string {
   if (count < 1000) return String(count);
@@ -24,9 +25,9 @@ export function plural(count: number, word: string, many = `${word}s`): string {
   return `${count} ${count === 1 ? word : many}`;
 }
 
-/** One line, at most `max` characters, with an ellipsis when cut. */
+/** One line, at most `max` characters, with an ellipsis when cut; safe to print on a terminal. */
 export function oneLine(text: string, max = 100): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = terminalText(text.replace(/\s+/g, " ")).trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 

@@ -4,12 +4,13 @@
 //   deltas add up to what message_end carries whole (otherwise every line repeats the message);
 // - context_update names tools instead of carrying their functions and schemas, and gives the
 //   model as provider and id (a Model may carry headers with secrets);
+// - agent_start also names the session the run writes to (`sessionId`), so a script can resume it;
 // - errors thrown while serialising never break the stream: the event becomes a short error line.
 import { type AgentEvent, contextUpdateData } from "@tern/agent";
 
-export function eventJson(event: AgentEvent): string {
+export function eventJson(event: AgentEvent, sessionId?: string): string {
   try {
-    return JSON.stringify(slim(event));
+    return JSON.stringify(slim(event, sessionId));
   } catch (error) {
     return JSON.stringify({
       type: "error",
@@ -19,7 +20,8 @@ export function eventJson(event: AgentEvent): string {
   }
 }
 
-function slim(event: AgentEvent): unknown {
+function slim(event: AgentEvent, sessionId: string | undefined): unknown {
+  if (event.type === "agent_start" && sessionId !== undefined) return { ...event, sessionId };
   if (event.type === "message_update") {
     const { partial: _partial, ...assistantEvent } = event.assistantEvent as typeof event.assistantEvent & {
       partial?: unknown;

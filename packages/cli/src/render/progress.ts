@@ -1,10 +1,12 @@
 // Turns the agent's canonical events into what a person reads: streamed answer text, one line per
-// turn (tokens, cost, time), tool calls as compact lines, injections, compactions, and a summary.
+// turn (tokens, cost, time), tool calls as compact lines, retries, injections, compactions, and a
+// summary. On a terminal the model's text is cleaned of escape sequences first (terminal-text.ts).
 import type { AgentEvent, AgentRunResult } from "@tern/agent";
-import type { AssistantMessage, ToolCall } from "@tern/ai";
+import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/ai";
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
 import type { Style } from "./style.js";
 import type { Surface } from "./surface.js";
+import { TerminalTextFilter } from "./terminal-text.js";
 import { describeCall, describeOutcome, editDiff, outcomeMark } from "./tool-lines.js";
 
 export interface RendererOptions {
@@ -15,6 +17,12 @@ export interface RendererOptions {
    * progress line, so a pipe gets the answer alone.
    */
   liveText: boolean;
+  /**
+   * The text goes to a terminal: escape sequences and control characters the model wrote are
+   * removed (terminal-text.ts), so a reply cannot retitle the window or clear the screen.
+   * Default: `liveText`. A pipe gets the text as the model sent it.
+   */
+  terminal?: boolean;
   /** Most diff lines shown under an edit. Default 12; 0 hides diffs. */
   diffLines?: number;
 }
@@ -33,11 +41,14 @@ export class ProgressRenderer {
   private lastStartedCall: string | undefined;
   private readonly calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   private toolCount = 0;
+  private readonly cleaner: TerminalTextFilter | undefined;
 
   constructor(
     private readonly surface: Surface,
     private readonly options: RendererOptions,
-  ) {}
+  ) {
+    if (options.terminal ?? options.liveText) this.cleaner = new TerminalTextFilter();
+  }
 
   /** Tool calls run so far (all runs). */
   get toolCalls(): number {
@@ -55,6 +66,10 @@ export class ProgressRenderer {
         return;
       case "model_call_start":
         this.surface.status(event.purpose === "turn" ? "thinking" : `${event.purpose}`);
+        return;
+      case "model_retry":
+        this.line(style.yellow(`↻ ${retryLine(event)}`));
+        this.surface.status(`waiting to retry (attempt ${event.attempt}/${event.maxAttempts})`);
         return;
       case "message_update":
         this.onStreamEvent(event.assistantEvent);
@@ -113,6 +128,9 @@ export class ProgressRenderer {
         this.surface.status("compacting the context");
         return;
       case "compaction_end":
+        // Cleared before the line is drawn: in chat, /compact has nothing after it to replace the
+        // status, and a run's next model call sets its own.
+        this.surface.status(undefined);
         if (event.errorMessage)
           this.line(
             style.yellow(`⟳ compaction failed (${event.reason}): ${oneLine(event.errorMessage, 120)}`),
@@ -127,6 +145,7 @@ export class ProgressRenderer {
           );
         return;
       case "answer_start":
+        // A second answer_start voids what streamed (a synthesis that failed midway).
         this.synthesized = true;
         this.answerShown = true;
         this.synthesisDeltas = false;
@@ -135,11 +154,13 @@ export class ProgressRenderer {
         this.surface.status(undefined);
         return;
       case "answer_delta":
+        // Without a person watching, the answer is written whole at answer_end: a pipe never gets
+        // the start of a synthesis that failed.
+        if (!this.options.liveText) return;
         this.synthesisDeltas = true;
         this.writeText(event.delta);
         return;
       case "answer_end":
-        // A synthesis that failed falls back to the loop's own text, which was not streamed.
         if (!this.synthesisDeltas) this.writeText(event.answer);
         this.endText();
         return;
@@ -253,13 +274,18 @@ export class ProgressRenderer {
     ];
     const summary = parts.join(" · ");
     const reason = event.stopReason;
-    if (reason === "stop" || reason === "terminated") this.line(style.green(`✔ done · ${summary}`));
+    if (reason === "stop" && event.answer.trim() === "") this.line(style.red(`✗ empty reply · ${summary}`));
+    else if (reason === "stop" || reason === "terminated") this.line(style.green(`✔ done · ${summary}`));
     else if (reason === "aborted") this.line(style.yellow(`■ interrupted · ${summary}`));
     else if (reason === "error") this.line(style.red(`✗ failed · ${summary}`));
     else this.line(style.yellow(`■ stopped (${reason.replace(/_/g, " ")}) · ${summary}`));
   }
 
   private writeText(chunk: string): void {
+    this.emitText(this.cleaner ? this.cleaner.push(chunk) : chunk);
+  }
+
+  private emitText(chunk: string): void {
     if (chunk === "") return;
     if (!this.textOpen) {
       this.surface.status(undefined);
@@ -275,6 +301,7 @@ export class ProgressRenderer {
 
   /** Closes the streamed text with a newline, once. */
   private endText(): void {
+    if (this.cleaner) this.emitText(this.cleaner.flush());
     if (!this.textOpen) return;
     if (!this.endsWithNewline) this.surface.text("\n");
     this.textOpen = false;
@@ -289,6 +316,23 @@ export class ProgressRenderer {
   get wroteText(): boolean {
     return this.streamedText;
   }
+}
+
+const RETRY_CAUSES: Partial<Record<ErrorKind, string>> = {
+  rate_limit: "rate limited",
+  overloaded: "overloaded",
+  server: "server error",
+  network: "connection failed",
+};
+
+/** "retrying in 4s (429 rate limited, attempt 2/5)" */
+export function retryLine(notice: RetryNotice): string {
+  const wait =
+    notice.delayMs < 1000 ? `${Math.round(notice.delayMs)} ms` : `${Math.round(notice.delayMs / 1000)}s`;
+  const cause = [notice.status, RETRY_CAUSES[notice.errorKind] ?? notice.errorKind.replace(/_/g, " ")]
+    .filter((part) => part !== undefined)
+    .join(" ");
+  return `retrying in ${wait} (${cause}, attempt ${notice.attempt}/${notice.maxAttempts})`;
 }
 
 function phaseDetail(detail: Record<string, unknown> | undefined): string {

@@ -1,6 +1,8 @@
 // ANSI colour, only for terminals: off when the stream is not a TTY, when NO_COLOR is set (to
 // anything but the empty string, per no-color.org) or TERM is "dumb". FORCE_COLOR turns it on.
 
+import stripAnsi from "strip-ansi";
+
 export interface Style {
   readonly enabled: boolean;
   bold(text: string): string;
@@ -33,13 +35,6 @@ export function createStyle(enabled: boolean): Style {
     magenta: wrap(35, 39),
     cyan: wrap(36, 39),
   };
-}
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
-const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, "");
 }
 
 /** Columns a string takes on a terminal: ANSI codes take none, East Asian wide characters two. */

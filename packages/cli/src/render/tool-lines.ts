@@ -2,9 +2,14 @@
 import { ABORTED_TOOL_TEXT, type ToolOutcome } from "@tern/agent";
 import { firstLine, oneLine, plural } from "./format.js";
 import type { Style } from "./style.js";
+import { terminalText } from "./terminal-text.js";
 
-/** One line naming a call: the tool and its main argument. */
+/** One line naming a call: the tool and its main argument (the model's words, so cleaned for a terminal). */
 export function describeCall(name: string, args: Record<string, unknown>): string {
+  return terminalText(callText(name, args));
+}
+
+function callText(name: string, args: Record<string, unknown>): string {
   const str = (key: string) => (typeof args[key] === "string" ? (args[key] as string) : undefined);
   switch (name) {
     case "read": {

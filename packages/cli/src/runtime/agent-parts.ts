@@ -10,7 +10,7 @@ import {
   TASK_COMPLETE_TOOL,
 } from "@tern/agent";
 import type { Model } from "@tern/ai";
-import { type AnyBuiltinTool, createTools, type PermissionOptions } from "@tern/tools";
+import { type AnyBuiltinTool, createTools, type PermissionOptions, type SandboxOptions } from "@tern/tools";
 import { explicitApiKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { loopOptions } from "./loop-options.js";
@@ -27,10 +27,20 @@ export interface AgentParts {
 
 export function agentParts(
   settings: AgentSettings,
-  where: { cwd: string; model: Model; env: NodeJS.ProcessEnv; react?: Partial<ReactOptions> },
+  where: {
+    cwd: string;
+    model: Model;
+    env: NodeJS.ProcessEnv;
+    react?: Partial<ReactOptions>;
+    /** How bash is confined (default: bashSandbox(settings)). */
+    sandbox?: SandboxOptions;
+  },
 ): AgentParts {
   const { cwd, model, env } = where;
-  const tools = settings.tools === "none" ? [] : createTools({ root: cwd });
+  const tools =
+    settings.tools === "none"
+      ? []
+      : createTools({ root: cwd, sandbox: where.sandbox ?? bashSandbox(settings) });
   const apiKey = explicitApiKey(model, settings, env);
   return {
     tools,
@@ -58,4 +68,9 @@ export function agentParts(
       ...loopOptions(settings, where.react),
     },
   };
+}
+
+/** How `bash` is confined for these settings; tern's own home (sessions, config) is hidden. */
+export function bashSandbox(settings: AgentSettings): SandboxOptions {
+  return { profile: settings.sandbox, allowNet: settings.allowNet, hide: [settings.home] };
 }

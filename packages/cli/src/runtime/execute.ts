@@ -2,6 +2,7 @@
 // handles Ctrl-C (the first aborts the run cleanly and the session is saved; a second quits at
 // once), closes the session and maps the outcome to an exit code.
 import type { AgentRunResult } from "@tern/agent";
+import { describeSandbox } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
@@ -10,7 +11,7 @@ import { eventJson } from "../render/json-events.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
 import type { Style } from "../render/style.js";
-import { explainFailure } from "./failure.js";
+import { answerProblem, explainFailure } from "./failure.js";
 import type { Runtime } from "./runtime.js";
 
 export interface ExecuteOptions {
@@ -35,9 +36,13 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
   const { agent, session } = runtime;
   const shortId = session.id.slice(0, 8);
   let renderer: ProgressRenderer | undefined;
+  let synthesisError: string | undefined;
+  agent.subscribe((event) => {
+    if (event.type === "answer_end" && event.error !== undefined) synthesisError = event.error;
+  });
   if (json) {
     agent.subscribe((event) => {
-      io.stdout.write(`${eventJson(event)}\n`);
+      io.stdout.write(`${eventJson(event, session.id)}\n`);
     });
   } else {
     renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
@@ -46,6 +51,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       options.modelNote ?? modelLabel(runtime.model),
       `session ${shortId}`,
       `permissions ${runtime.permissions.mode}`,
+      describeSandbox(runtime.sandbox),
       runtime.cwd,
     ];
     surface.line(style.dim(`tern · ${parts.join(" · ")}`));
@@ -72,10 +78,15 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
     await runtime.close();
     surface.close();
   }
-  return { code: exitCode(result, interrupted, options), result };
+  return { code: exitCode(result, interrupted, options, synthesisError), result };
 }
 
-function exitCode(result: AgentRunResult, interrupted: boolean, options: ExecuteOptions): ExitCode {
+function exitCode(
+  result: AgentRunResult,
+  interrupted: boolean,
+  options: ExecuteOptions,
+  synthesisError: string | undefined,
+): ExitCode {
   const { io, runtime, style, json } = options;
   const id = runtime.session.id;
   const fail = (message: string): ExitCode => {
@@ -96,11 +107,14 @@ function exitCode(result: AgentRunResult, interrupted: boolean, options: Execute
       return fail(explainFailure(result, runtime.model));
     case "stopped_by_hook":
       return fail(`a hook stopped the run: ${result.errorMessage ?? "no reason given"}`);
-    default:
+    default: {
+      const problem = answerProblem(result, synthesisError, id);
+      if (problem) return fail(problem);
       if (!json)
         io.stderr.write(
           style.dim(`· session ${id.slice(0, 8)} saved · tern sessions show ${id.slice(0, 8)}\n`),
         );
       return 0;
+    }
   }
 }

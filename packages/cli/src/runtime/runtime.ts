@@ -16,13 +16,17 @@ import {
 import {
   type AnyBuiltinTool,
   type AskPermission,
+  createSandbox,
   installPermissions,
   type PermissionPolicy,
+  type SandboxOptions,
+  type SandboxStatus,
+  sandboxWarning,
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
-import { agentParts } from "./agent-parts.js";
+import { agentParts, bashSandbox } from "./agent-parts.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
 
 export interface RuntimeOptions {
@@ -50,6 +54,8 @@ export interface Runtime {
   model: Model;
   tools: AnyBuiltinTool[];
   permissions: PermissionPolicy;
+  /** What confines `bash` (for the header). */
+  sandbox: SandboxStatus;
   cwd: string;
   /** Set when --session resumed a saved session. */
   resumed?: ResumedSession;
@@ -81,13 +87,18 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         settings.config.path,
         resumed?.context.model,
       );
-    if (!options.model) await ensureConfiguredKey(model, settings, env);
+    const secrets = options.model ? [] : await ensureConfiguredKey(model, settings, env);
     const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
     checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
     const session =
       resumed?.session ??
       (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
-    return build(options, { store, registry, model, cwd, session, resumed });
+    session.addSecrets(secrets);
+    const sandboxOptions = bashSandbox(settings);
+    const sandbox = await createSandbox(sandboxOptions).status();
+    const problem = sandboxWarning(sandbox);
+    if (problem) warn(problem);
+    return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions });
   } catch (error) {
     await resumed?.session.close();
     throw sessionFailure(error);
@@ -103,6 +114,8 @@ function build(
     cwd: string;
     session: Session;
     resumed: ResumedSession | undefined;
+    sandbox: SandboxStatus;
+    sandboxOptions: SandboxOptions;
   },
 ): Runtime {
   const { settings } = options;
@@ -116,6 +129,7 @@ function build(
     cwd,
     model,
     env: options.env,
+    sandbox: parts.sandboxOptions,
     ...(options.react ? { react: options.react } : {}),
   });
   const hooks = new HookRegistry();
@@ -142,6 +156,7 @@ function build(
     model,
     tools,
     permissions: policy,
+    sandbox: parts.sandbox,
     cwd,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
     close: async () => {

@@ -1,10 +1,13 @@
 // A session's conversation for people: `tern sessions show` (terminal lines with entry ids, so
-// `fork ID ENTRY` can point at one) and `tern sessions export --format md` (markdown).
-import type { ToolOutcome } from "@tern/agent";
+// `fork ID ENTRY` can point at one) and `tern sessions export --format md` (markdown). User
+// messages the agent's policies injected (a reflection, a cycle warning, …) are labelled as what
+// they are, from the inject events of the session's event log; the person's own words are "you".
+import type { InjectKind, ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage } from "@tern/ai";
 import type { Session, SessionEntry } from "@tern/session";
 import { formatCost, formatTokens, oneLine, plural } from "../render/format.js";
 import type { Style } from "../render/style.js";
+import { terminalText } from "../render/terminal-text.js";
 import { describeCall, describeOutcome, outcomeMark, outcomeText } from "../render/tool-lines.js";
 
 function textOf(message: Message): string {
@@ -21,6 +24,31 @@ function toolCalls(message: AssistantMessage): ToolCall[] {
 
 function outcomeOf(result: ToolResultMessage): ToolOutcome {
   return { content: result.content, details: result.details, isError: result.isError, terminate: false };
+}
+
+/** Injections that carry the person's own words. */
+const FROM_THE_USER: ReadonlySet<InjectKind> = new Set(["steering", "follow_up"]);
+
+/**
+ * The kind of every injected user message that is not the person's, by message. The log holds
+ * `inject` right before the injected message's `message_end`; a session without a log has none.
+ */
+function injectedKinds(session: Session): Map<Message, InjectKind> {
+  const kinds = new Map<Message, InjectKind>();
+  let pending: InjectKind | undefined;
+  for (const { event } of session.eventsAfter(0)) {
+    if (event.type === "inject") pending = event.kind as InjectKind;
+    else if (event.type === "message_end" && pending !== undefined) {
+      if (!FROM_THE_USER.has(pending)) kinds.set(event.message as Message, pending);
+      pending = undefined;
+    }
+  }
+  return kinds;
+}
+
+/** "cycle-warning", as the live progress lines name it. */
+function kindLabel(kind: InjectKind): string {
+  return kind.replace(/_/g, "-");
 }
 
 export interface Totals {
@@ -59,6 +87,7 @@ export function showLines(session: Session, style: Style): string[] {
   out.push("");
   const path = session.pathTo();
   const calls = new Map<string, ToolCall>();
+  const injected = injectedKinds(session);
   for (const entry of path) {
     const id = style.dim(`[${entry.id}]`);
     const label = session.getLabel(entry.id);
@@ -66,10 +95,15 @@ export function showLines(session: Session, style: Style): string[] {
     switch (entry.type) {
       case "message": {
         const message = entry.message;
-        if (message.role === "user") {
-          out.push(`${id}${tag} ${style.bold(style.cyan("you"))}: ${indent(textOf(message))}`);
+        const kind = injected.get(message);
+        if (kind !== undefined) {
+          out.push(
+            `${id}${tag} ${style.magenta(`↪ ${kindLabel(kind)}`)}: ${indent(terminalText(textOf(message)))}`,
+          );
+        } else if (message.role === "user") {
+          out.push(`${id}${tag} ${style.bold(style.cyan("you"))}: ${indent(terminalText(textOf(message)))}`);
         } else if (message.role === "assistant") {
-          const text = textOf(message).trim();
+          const text = terminalText(textOf(message)).trim();
           const meta = style.dim(
             `${message.model} · ${formatTokens(message.usage.totalTokens)} tokens · ${formatCost(message.usage.cost.total)}${message.stopReason === "error" || message.stopReason === "aborted" ? ` · ${message.stopReason}${message.errorMessage ? `: ${oneLine(message.errorMessage, 80)}` : ""}` : ""}`,
           );
@@ -154,6 +188,7 @@ export function toMarkdown(session: Session): string {
     "",
   );
   const calls = new Map<string, ToolCall>();
+  const injected = injectedKinds(session);
   for (const entry of session.pathTo()) {
     if (entry.type === "compaction") {
       out.push("## Compaction", "", entry.summary, "");
@@ -165,7 +200,9 @@ export function toMarkdown(session: Session): string {
     }
     if (entry.type !== "message") continue;
     const message = entry.message;
-    if (message.role === "user") out.push("## You", "", textOf(message), "");
+    const kind = injected.get(message);
+    if (kind !== undefined) out.push(`## ↪ ${kindLabel(kind)}`, "", textOf(message), "");
+    else if (message.role === "user") out.push("## You", "", textOf(message), "");
     else if (message.role === "assistant") {
       out.push(`## tern (${message.model})`, "");
       const text = textOf(message).trim();

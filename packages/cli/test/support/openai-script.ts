@@ -52,6 +52,8 @@ export interface ReplyOptions {
   delayMs?: number;
   /** Characters per text delta. Default 6. */
   chunkSize?: number;
+  /** End the stream without a finish reason, as a server that died mid-reply. */
+  unfinished?: boolean;
 }
 
 /** A streamed text answer. */
@@ -59,7 +61,7 @@ export function textReply(text: string, options: ReplyOptions = {}): Exchange {
   const size = options.chunkSize ?? 6;
   const lines = [chunk({ role: "assistant", content: "" })];
   for (let i = 0; i < text.length; i += size) lines.push(chunk({ content: text.slice(i, i + size) }));
-  lines.push(chunk({}, "stop"), usage(100, Math.ceil(text.length / 4)));
+  if (!options.unfinished) lines.push(chunk({}, "stop"), usage(100, Math.ceil(text.length / 4)));
   return sse(lines, options.delayMs ?? 0);
 }
 

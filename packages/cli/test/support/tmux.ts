@@ -55,6 +55,16 @@ export class Tmux {
     return this.tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", this.session);
   }
 
+  /** The visible screen only, no scrollback: what a clear-screen would have wiped. */
+  visible(): string {
+    return this.tmux("capture-pane", "-p", "-J", "-t", this.session);
+  }
+
+  /** The pane's title, as an OSC 0/2 sequence would have set it. */
+  title(): string {
+    return this.tmux("display-message", "-p", "-t", this.session, "#{pane_title}").trim();
+  }
+
   async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

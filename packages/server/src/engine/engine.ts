@@ -256,6 +256,7 @@ export class Engine {
 
   /** Opens the ServerSession; if that fails (configureAgent threw), the stored session is released. */
   private async adopt(session: Session, init: () => ServerSessionInit): Promise<ServerSession> {
+    session.addSecrets(this.options.secrets ?? []);
     let open: ServerSession;
     try {
       open = new ServerSession(init());

@@ -2,8 +2,9 @@ import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { HeadTailBuffer } from "../output-buffer.js";
 import { spawnGroup } from "../process-group.js";
+import { createSandbox } from "../sandbox/sandbox.js";
 import { formatBytes } from "../text.js";
-import type { BashDetails, BashOptions, BuiltinTool } from "../types.js";
+import type { BashDetails, BashOptions, BuiltinTool, SandboxOptions } from "../types.js";
 import type { Workspace } from "../workspace.js";
 import { fsErrorText, toolError } from "./result.js";
 
@@ -12,17 +13,12 @@ import { fsErrorText, toolError } from "./result.js";
 const DRAIN_MS = 2000;
 const UPDATE_EVERY_MS = 500;
 
-export function bashTool(ws: Workspace, options: BashOptions = {}) {
+export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOptions: SandboxOptions = {}) {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
   const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
   const maxOutputBytes = options.maxOutputBytes ?? 30_000;
   const shell = options.shell ?? "/bin/bash";
-  const env = options.env ?? {
-    ...process.env,
-    PAGER: "cat",
-    GIT_PAGER: "cat",
-    GIT_TERMINAL_PROMPT: "0",
-  };
+  const sandbox = createSandbox(sandboxOptions);
 
   const parameters = z.object({
     command: z.string().min(1).describe("The bash command line to run."),
@@ -42,7 +38,10 @@ export function bashTool(ws: Workspace, options: BashOptions = {}) {
     description:
       "Run a command with /bin/bash -c in the workspace (or a subdirectory of it) and return its combined stdout and stderr and exit code. " +
       "There is no terminal and no stdin: do not start interactive programs. Background jobs are stopped when the command ends. " +
-      `Output over ${formatBytes(maxOutputBytes)} keeps its start and end. A non-zero exit code is reported as an error with the output.`,
+      `Output over ${formatBytes(maxOutputBytes)} keeps its start and end. A non-zero exit code is reported as an error with the output.` +
+      (sandbox.profile === "sandbox"
+        ? ` Commands run in a sandbox: only the workspace and a private /tmp are writable, ${sandboxOptions.allowNet ? "the network is reachable" : "there is no network"}, and API keys are not in the environment.`
+        : ""),
     parameters,
     async execute({ command, cwd = ".", timeout }, { signal, onUpdate }) {
       const resolved = await ws.resolve(cwd);
@@ -55,6 +54,7 @@ export function bashTool(ws: Workspace, options: BashOptions = {}) {
       }
       const details: BashDetails = {
         command,
+        sandbox: sandbox.profile,
         cwd: resolved.rel,
         exitCode: null,
         signal: null,
@@ -64,16 +64,24 @@ export function bashTool(ws: Workspace, options: BashOptions = {}) {
         outputBytes: 0,
         durationMs: 0,
       };
+      const launch = await sandbox.launch({
+        shell,
+        command,
+        root: ws.root,
+        cwd: resolved.abs,
+        ...(options.env ? { env: options.env } : {}),
+      });
       if (signal.aborted) {
         details.aborted = true;
         return toolError("The command was not started: the run was aborted.", details);
       }
+      if (!launch.ok) return toolError(launch.error, details);
 
       const timeoutMs = timeout !== undefined ? timeout * 1000 : defaultTimeoutMs;
       const headBytes = Math.floor(maxOutputBytes / 3);
       const output = new HeadTailBuffer(headBytes, maxOutputBytes - headBytes);
       const started = Date.now();
-      const { child, kill } = spawnGroup(shell, command, resolved.abs, env);
+      const { child, kill } = spawnGroup(launch.program, launch.args, resolved.abs, launch.env);
 
       const finished = new Promise<{ error?: Error }>((resolve) => {
         let exited = false;
@@ -129,7 +137,7 @@ export function bashTool(ws: Workspace, options: BashOptions = {}) {
       details.durationMs = Date.now() - started;
       details.outputBytes = output.total;
       details.truncated = output.truncated;
-      if (error) return toolError(`Could not start ${shell}: ${error.message}`, details);
+      if (error) return toolError(`Could not start ${launch.program}: ${error.message}`, details);
 
       const body = output.total === 0 ? "(no output)" : output.text().replace(/\n$/, "");
       let status: string;

@@ -1,0 +1,106 @@
+// `tern run` and the bash sandbox: the header names the profile, --sandbox and config.json choose
+// it, and a key passed with --api-key that a provider echoes in an error never reaches the
+// session file.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+
+beforeAll(ensureBuilt);
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function localEnv(baseUrl: string, home: string) {
+  return ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${baseUrl}/v1`,
+  });
+}
+
+/** Every session file's text under a TERN_HOME. */
+function sessionFiles(home: string): string {
+  const dir = join(home, "sessions");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => readFileSync(join(dir, name), "utf8"))
+    .join("\n");
+}
+
+describe("the sandbox in tern run", () => {
+  it("prints the profile chosen with --sandbox off in the header", async () => {
+    server = await startLoopbackServer([textReply("Done.")]);
+    const home = tempDir();
+    const result = await runTern(["run", "--sandbox", "off", "hi"], {
+      env: localEnv(server.baseUrl, home),
+      cwd: tempDir(),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr.split("\n")[0]).toMatch(/^tern · .* · permissions ask · sandbox off · /);
+  });
+
+  it('takes "sandbox": "off" and "allowNet" from config.json', async () => {
+    server = await startLoopbackServer([textReply("Done.")]);
+    const home = tempDir();
+    writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: "off", allowNet: true }));
+    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl, home), cwd: tempDir() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("· sandbox off ·");
+  });
+
+  it("exits 2 for an unknown profile", async () => {
+    const result = await runTern(["run", "--sandbox", "loose", "hi"], {
+      env: localEnv("http://127.0.0.1:9", tempDir()),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--sandbox must be one of sandbox, off \(got "loose"\)/);
+  });
+
+  it("runs bash through the chosen profile (off: the command sees the host's /tmp)", async () => {
+    const work = tempDir();
+    const marker = join(tempDir(), "seen-from-bash");
+    server = await startLoopbackServer([
+      toolReply([{ name: "bash", args: { command: `touch '${marker}'` } }]),
+      textReply("Done."),
+    ]);
+    const home = tempDir();
+    const result = await runTern(["run", "--sandbox", "off", "--mode", "bypass", "touch it"], {
+      env: localEnv(server.baseUrl, home),
+      cwd: work,
+    });
+    expect(result.code).toBe(0);
+    expect(readdirSync(join(marker, ".."))).toContain("seen-from-bash");
+  });
+});
+
+describe("keys never reach the session file", () => {
+  it("redacts a --api-key that the provider echoes in an error body", async () => {
+    // No known key shape and in no variable: only the runtime's registration can catch it.
+    const key = "tern-test-key-Zq81mXv07Lp";
+    server = await startLoopbackServer([
+      {
+        kind: "json",
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${key}.`, type: "invalid_request_error" } },
+      },
+    ]);
+    const home = tempDir();
+    writeFileSync(join(home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
+    const result = await runTern(["run", "--api-key", key, "hi"], {
+      env: localEnv(server.baseUrl, home),
+      cwd: tempDir(),
+    });
+    expect(result.code).toBe(1);
+    // The scripted server really saw the key, and the failure was recorded.
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    const saved = sessionFiles(home);
+    expect(saved).toContain("Incorrect API key provided: [REDACTED]");
+    expect(saved).not.toContain(key);
+  });
+});
