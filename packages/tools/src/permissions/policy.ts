@@ -86,7 +86,8 @@ export class PermissionPolicy {
 
   /** Decides without asking anyone: allowed, denied, or needs the user. */
   check(call: CallInput): PermissionCheck {
-    const deny = this.denyRules.find((rule) => rule.denies(call));
+    const verdicts = this.denyRules.map((rule) => ({ rule, match: rule.denies(call) }));
+    const deny = verdicts.find((v) => v.match === "yes")?.rule;
     if (deny) {
       return {
         allow: false,
@@ -97,6 +98,9 @@ export class PermissionPolicy {
     }
     const mode = this.currentMode;
     const kind = this.kindOf(call.toolName);
+    // A deny rule that cannot tell (the command runs something only the run knows) asks, in every mode.
+    const unsure = verdicts.find((v) => v.match === "maybe")?.rule;
+    if (unsure && mode !== "read-only") return this.askRequest(call, kind, unsure.text);
     if (mode === "bypass")
       return { allow: true, by: "mode", reason: 'permission mode "bypass" allows every tool' };
     if (kind === "read") return { allow: true, by: "mode", reason: `${call.toolName} only reads` };
@@ -120,15 +124,23 @@ export class PermissionPolicy {
     if (mode === "accept-edits" && kind === "write") {
       return { allow: true, by: "mode", reason: 'permission mode "accept-edits" allows file edits' };
     }
+    return this.askRequest(call, kind);
+  }
+
+  private askRequest(call: CallInput, kind: ToolKind, unsureRule?: string): PermissionCheck {
+    const summary = describeCall(call.toolName, call.args, this.root);
     return {
       ask: true,
       request: {
         toolName: call.toolName,
         args: call.args,
         kind,
-        mode,
-        summary: describeCall(call.toolName, call.args, this.root),
-        suggestedRules: suggestRules(call.toolName, call.args, this.root),
+        mode: this.currentMode,
+        summary: unsureRule
+          ? `${summary} (the rule "${unsureRule}" cannot tell what this runs without running it)`
+          : summary,
+        // "Always allow" must not turn an unsure deny into an allow rule that outranks nothing.
+        suggestedRules: unsureRule ? [] : suggestRules(call.toolName, call.args, this.root),
       },
     };
   }

@@ -3,7 +3,8 @@
 import path from "node:path";
 import { globMatcher } from "@tern/agent";
 import picomatch from "picomatch";
-import { analyzeCommand, effectiveCommand } from "./shell.js";
+import { CommandPattern, type Match } from "./command-pattern.js";
+import { analyzeCommand } from "./shell.js";
 import type { PermissionRule } from "./types.js";
 
 /** Tools whose rule pattern is a path glob, and the argument that holds the path. */
@@ -59,7 +60,7 @@ export interface CallSubject {
 export class CompiledRule {
   readonly text: string;
   private readonly matchesName: (name: string) => boolean;
-  private readonly commandPattern: RegExp | undefined;
+  private readonly commandPattern: CommandPattern | undefined;
   private readonly pathPattern: ((p: string) => boolean) | undefined;
 
   constructor(
@@ -70,31 +71,38 @@ export class CompiledRule {
     const byName = globMatcher(rule.tool.toLowerCase());
     this.matchesName = (name) => byName(name.toLowerCase());
     if (rule.pattern !== undefined) {
-      this.commandPattern = commandRegExp(rule.pattern);
+      this.commandPattern = new CommandPattern(rule.pattern);
       const glob = rule.pattern.replace(/^\.\//, "");
       this.pathPattern = picomatch(glob, { dot: true, basename: !glob.includes("/") });
     }
   }
 
   /**
-   * Deny semantics: for bash, hitting any one simple command is enough, commands nested in
-   * substitutions or `bash -c` and wrapped ones (`sudo rm …`, `FOO=1 rm …`) included.
+   * Deny semantics: for bash, any one command the line can run is enough, wherever it sits
+   * (substitutions, bodies, `bash -c` strings, behind `sudo`/`xargs`/`find -exec`). "maybe" when
+   * the line runs something only the run knows (`$x`, `eval "$x"`, a parse error): the caller asks.
    */
-  denies(call: CallSubject): boolean {
-    if (!this.matchesName(call.toolName)) return false;
-    if (this.rule.pattern === undefined) return true;
+  denies(call: CallSubject): Match {
+    if (!this.matchesName(call.toolName)) return "no";
+    if (this.rule.pattern === undefined) return "yes";
     if (COMMAND_TOOLS.has(call.toolName)) {
       const shell = analyzeCommand(String(call.args.command ?? ""));
-      const test = (part: string) => this.commandPattern!.test(part);
-      return [...shell.commands, ...shell.nested].some((part) => test(part) || test(effectiveCommand(part)));
+      let result: Match = shell.unresolved.length > 0 ? "maybe" : "no";
+      for (const invocation of shell.invocations) {
+        const match = this.commandPattern!.denies(invocation.argv);
+        if (match === "yes") return "yes";
+        if (match === "maybe") result = "maybe";
+      }
+      return result;
     }
-    return this.matchesPath(call);
+    return this.matchesPath(call) ? "yes" : "no";
   }
 
   /**
-   * The allow rules that together allow a call, or undefined. For bash every simple command of
-   * the line must be covered (by the same or different rules), and a pattern never vouches for
-   * command substitution or output redirected into files; a bare `bash` rule allows any command.
+   * The allow rules that together allow a call, or undefined. For bash every command the line can
+   * run must be covered (by the same or different rules); nothing the parser cannot resolve, no
+   * redirection into a file and no change of PATH-like variables is covered by a pattern; a bare
+   * `bash` rule allows any command.
    */
   static allowing(rules: readonly CompiledRule[], call: CallSubject): CompiledRule[] | undefined {
     const named = rules.filter((rule) => rule.matchesName(call.toolName));
@@ -105,14 +113,17 @@ export class CompiledRule {
       return rule ? [rule] : undefined;
     }
     const shell = analyzeCommand(String(call.args.command ?? ""));
-    if (shell.substitution || shell.writesFiles || shell.commands.length === 0) return undefined;
+    if (shell.unresolved.length > 0 || shell.effects.length > 0 || shell.invocations.length === 0)
+      return undefined;
     const used: CompiledRule[] = [];
-    for (const part of shell.commands) {
-      const rule = named.find((r) => r.commandPattern!.test(part));
+    for (const invocation of shell.invocations) {
+      if (invocation.transparent || invocation.functionCall) continue;
+      const words = [...invocation.assigns, ...invocation.argv];
+      const rule = named.find((r) => r.commandPattern!.allows(words));
       if (!rule) return undefined;
       if (!used.includes(rule)) used.push(rule);
     }
-    return used;
+    return used.length > 0 ? used : undefined;
   }
 
   /** An argument pattern on a tool with no known path argument never matches. */
@@ -129,21 +140,6 @@ export class CompiledRule {
     if (rel.startsWith("..") || path.isAbsolute(rel)) return abs.split(path.sep).join("/");
     return rel.split(path.sep).join("/");
   }
-}
-
-/** `npm test` exact, `npm test:*` that command plus anything after a space, `*` any text. */
-function commandRegExp(pattern: string): RegExp {
-  let body = pattern.trim().replace(/\s+/g, " ");
-  let prefix = false;
-  if (body.endsWith(":*")) {
-    body = body.slice(0, -2).trimEnd();
-    prefix = true;
-  }
-  const source = body
-    .split("*")
-    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${source}${prefix ? "(?: .*)?" : ""}$`, "s");
 }
 
 export function isCommandTool(name: string): boolean {
