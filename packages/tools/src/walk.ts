@@ -1,6 +1,7 @@
 // Walks the workspace tree for glob and grep: depth-first in name order, honouring .gitignore,
 // never entering .git or node_modules, never following a symlink out of the root. Symlinked
 // directories are not entered (no cycles); symlinked files count when they stay inside the root.
+// Files a permission rule hides from reading (`read(.env*)` denied) are left out.
 
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
@@ -58,9 +59,9 @@ async function* walkDirectory(
       if (ALWAYS_SKIPPED.has(entry.name) || stack.ignores(rel, true)) continue;
       yield* walkDirectory(ws, abs, await stack.enter(ws.root, rel), options);
     } else if (entry.isFile()) {
-      if (!stack.ignores(rel, false)) yield { abs, rel };
+      if (!stack.ignores(rel, false) && !ws.hidden(abs)) yield { abs, rel };
     } else if (entry.isSymbolicLink()) {
-      if (stack.ignores(rel, false) || !(await ws.contains(abs))) continue;
+      if (stack.ignores(rel, false) || ws.hidden(abs) || !(await ws.contains(abs))) continue;
       try {
         if ((await stat(abs)).isFile()) yield { abs, rel };
       } catch {

@@ -3,6 +3,7 @@
 
 import type { AnyAgentTool } from "@tern/agent";
 import type { ToolKind } from "../types.js";
+import type { Workspace } from "../workspace.js";
 import { describeCall, suggestRules } from "./describe.js";
 import { CompiledRule, toRule } from "./rules.js";
 import type {
@@ -51,10 +52,15 @@ export class PermissionPolicy {
     this.root = options.root;
     this.kinds = new Map(Object.entries(BUILTIN_KINDS));
     this.available = options.tools ? new Set(options.tools.map((tool) => tool.name)) : undefined;
+    const workspaces = new Set<Workspace>();
     for (const tool of options.tools ?? []) {
-      const kind = (tool as AnyAgentTool & { kind?: ToolKind }).kind;
+      const { kind, workspace } = tool as AnyAgentTool & { kind?: ToolKind; workspace?: Workspace };
       if (kind) this.kinds.set(tool.name, kind);
+      if (workspace) workspaces.add(workspace);
     }
+    // A deny rule on reading a path also keeps grep and glob from showing that file.
+    for (const workspace of workspaces)
+      workspace.hideFromReads((abs) => this.denyRules.some((rule) => rule.hidesFromReads(abs)));
     for (const [name, kind] of Object.entries(options.kinds ?? {})) this.kinds.set(name, kind);
     for (const rule of options.allow ?? []) this.allow(rule);
     for (const rule of options.deny ?? []) this.deny(rule);

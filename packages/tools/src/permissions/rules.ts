@@ -4,6 +4,7 @@ import path from "node:path";
 import { globMatcher } from "@tern/agent";
 import picomatch from "picomatch";
 import { CommandPattern, type Match } from "./command-pattern.js";
+import { type Root, rootOf, spellings } from "./real-path.js";
 import { analyzeCommand } from "./shell.js";
 import type { PermissionRule } from "./types.js";
 
@@ -17,6 +18,12 @@ const PATH_TOOLS: Record<string, { arg: string; fallback?: string }> = {
   grep: { arg: "path", fallback: "." },
 };
 const COMMAND_TOOLS = new Set(["bash"]);
+/** A path rule covers every tool that touches the path the same way: reading it, or changing it. */
+const PATH_FAMILIES: Record<string, readonly string[]> = {
+  read: ["read", "grep", "glob", "ls"],
+  write: ["write", "edit"],
+  edit: ["write", "edit"],
+};
 
 /**
  * Parses `name` or `name(pattern)`. Throws with a readable message on bad syntax: rules come from
@@ -62,14 +69,17 @@ export class CompiledRule {
   private readonly matchesName: (name: string) => boolean;
   private readonly commandPattern: CommandPattern | undefined;
   private readonly pathPattern: ((p: string) => boolean) | undefined;
+  private readonly root: Root | undefined;
 
   constructor(
     readonly rule: PermissionRule,
-    private readonly root: string | undefined,
+    root: string | Root | undefined,
   ) {
     this.text = formatRule(rule);
+    this.root = typeof root === "string" ? rootOf(root) : root;
     const byName = globMatcher(rule.tool.toLowerCase());
-    this.matchesName = (name) => byName(name.toLowerCase());
+    const family = PATH_FAMILIES[rule.tool.toLowerCase()] ?? [];
+    this.matchesName = (name) => byName(name.toLowerCase()) || family.includes(name.toLowerCase());
     if (rule.pattern !== undefined) {
       this.commandPattern = new CommandPattern(rule.pattern);
       const glob = rule.pattern.replace(/^\.\//, "");
@@ -95,7 +105,12 @@ export class CompiledRule {
       }
       return result;
     }
-    return this.matchesPath(call) ? "yes" : "no";
+    return this.matchesPath(call, true) ? "yes" : "no";
+  }
+
+  /** For deny rules that cover reading: true when the file at `abs` is one the rule names. */
+  hidesFromReads(abs: string): boolean {
+    return this.rule.pattern !== undefined && this.matchesName("read") && this.pathMatches(abs, true);
   }
 
   /**
@@ -109,7 +124,7 @@ export class CompiledRule {
     const bare = named.find((rule) => rule.rule.pattern === undefined);
     if (bare) return [bare];
     if (!COMMAND_TOOLS.has(call.toolName)) {
-      const rule = named.find((r) => r.matchesPath(call));
+      const rule = named.find((r) => r.matchesPath(call, false));
       return rule ? [rule] : undefined;
     }
     const shell = analyzeCommand(String(call.args.command ?? ""));
@@ -126,19 +141,18 @@ export class CompiledRule {
     return used.length > 0 ? used : undefined;
   }
 
-  /** An argument pattern on a tool with no known path argument never matches. */
-  private matchesPath(call: CallSubject): boolean {
+  /**
+   * An argument pattern on a tool with no known path argument never matches. Allow rules match
+   * where the path really leads; deny rules also match the path as written.
+   */
+  private matchesPath(call: CallSubject, forDeny: boolean): boolean {
     const value = pathArgument(call.toolName, call.args);
-    return value !== undefined && this.pathPattern!(this.subjectPath(value));
+    return value !== undefined && this.pathMatches(value, forDeny);
   }
 
-  private subjectPath(value: string): string {
-    if (!this.root) return path.posix.normalize(value.split(path.sep).join("/"));
-    const abs = path.resolve(this.root, value);
-    const rel = path.relative(this.root, abs);
-    if (rel === "") return ".";
-    if (rel.startsWith("..") || path.isAbsolute(rel)) return abs.split(path.sep).join("/");
-    return rel.split(path.sep).join("/");
+  private pathMatches(value: string, forDeny: boolean): boolean {
+    const { real, written } = spellings(this.root, value);
+    return (forDeny ? [...real, ...written] : real).some((p) => this.pathPattern!(p));
   }
 }
 

@@ -61,6 +61,8 @@ export function editTool(ws: Workspace): BuiltinTool<Params, EditDetails> {
         const info = await stat(abs);
         if (info.isDirectory()) return toolError(`${rel} is a directory, not a file.`);
         if (!info.isFile()) return toolError(`${rel} is not a regular file.`);
+        const linked = ws.checkLinks(info, rel);
+        if (linked) return toolError(linked);
         const bytes = await readFile(abs);
         if (looksBinary(bytes.subarray(0, SNIFF_BYTES)))
           return toolError(`${rel} is a binary file; edit only changes text files.`);
