@@ -1,6 +1,5 @@
 // Permission rules: parsing the string form, and matching a rule against one tool call.
 
-import path from "node:path";
 import { globMatcher } from "@tern/agent";
 import picomatch from "picomatch";
 import { CommandPattern, type Match } from "./command-pattern.js";

@@ -132,6 +132,8 @@ export function grepTool(
           break;
         }
       }
+      // The walk ends quietly when aborted: say so rather than report a short result as complete.
+      if (signal.aborted) return toolError("The search was aborted.");
       const details: GrepDetails = {
         pattern,
         path: rel,
