@@ -67,3 +67,17 @@ describe("deny and allow together", () => {
     expect(verdict(policy.check(bash("man rm")))).toBe("allow");
   });
 });
+
+describe("hostile input", () => {
+  const policy = new PermissionPolicy({ mode: "bypass", deny: ["bash(rm:*)"] });
+  const allowLs = new PermissionPolicy({ allow: ["bash(ls:*)"] });
+  it.each([
+    ["deep nesting", `${"$(".repeat(20_000)}rm x${")".repeat(20_000)}`],
+    ["a huge line", `ls ${"a".repeat(200_000)}; rm x`],
+    ["a NUL byte", "ls\0; rm x"],
+    ["unbalanced quotes", "ls 'a; rm x"],
+  ])("%s is denied or asked, never allowed, and nothing throws", (_name, command) => {
+    expect(verdict(policy.check(bash(command)))).not.toBe("allow");
+    expect(verdict(allowLs.check(bash(command)))).toBe("ask");
+  });
+});

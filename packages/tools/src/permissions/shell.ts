@@ -78,7 +78,14 @@ export function analyzeCommand(command: string): ShellAnalysis {
   if (hit) return hit;
   const out: ShellAnalysis = { invocations: [], unresolved: [], effects: [] };
   if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) out.unresolved.push("the command is too long to check");
-  else new Analyzer(out).script(command, 0);
+  else {
+    try {
+      new Analyzer(out).script(command, 0);
+    } catch (error) {
+      // The parser or the walk gave up (say, nesting deeper than the stack): nothing is vouched for.
+      out.unresolved.push(`it could not be analysed (${(error as Error)?.message ?? String(error)})`);
+    }
+  }
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(command, out);
   return out;
