@@ -60,6 +60,16 @@ describe("deny and allow together", () => {
     expect("ask" in check && check.request.summary).toMatch(/cannot tell what this runs/);
   });
 
+  it("without a terminal an unsure deny is denied, and the model is told why", async () => {
+    const policy = new PermissionPolicy({ mode: "bypass", deny: ["bash(rm:*)"] });
+    expect(await policy.decide(bash("x=rm; $x v"))).toEqual({
+      allow: false,
+      by: "no-terminal",
+      reason:
+        'the rule "bash(rm:*)" cannot tell what this command runs: the command name $x is only known when it runs, and tern runs without a terminal to ask, so it was denied. Do not retry it as is; write the command so every program it runs is named literally, without eval or variables as command names.',
+    });
+  });
+
   it("harmless lookups of a denied name are not denied", () => {
     const policy = new PermissionPolicy({ mode: "bypass", deny: ["bash(rm:*)"] });
     expect(verdict(policy.check(bash("command -v rm")))).toBe("allow");

@@ -6,6 +6,7 @@ import type { ToolKind } from "../types.js";
 import type { Workspace } from "../workspace.js";
 import { describeCall, suggestRules } from "./describe.js";
 import { CompiledRule, toRule } from "./rules.js";
+import { analyzeCommand } from "./shell.js";
 import type {
   AskPermission,
   PermissionAnswer,
@@ -135,7 +136,11 @@ export class PermissionPolicy {
 
   private askRequest(call: CallInput, kind: ToolKind, unsureRule?: string): PermissionCheck {
     const summary = describeCall(call.toolName, call.args, this.root);
+    const why = unsureRule ? analyzeCommand(String(call.args.command ?? "")).unresolved.slice(0, 3) : [];
     return {
+      ...(unsureRule
+        ? { unsure: `the rule "${unsureRule}" cannot tell what this command runs: ${why.join("; ")}` }
+        : {}),
       ask: true,
       request: {
         toolName: call.toolName,
@@ -158,7 +163,7 @@ export class PermissionPolicy {
   ): Promise<PermissionDecision> {
     const first = this.check(call);
     if (!("ask" in first)) return first;
-    if (!this.askUser) return this.noTerminal(call);
+    if (!this.askUser) return this.noTerminal(call, first.unsure);
     const ask = this.askUser;
     const turn = this.asking.then(async (): Promise<PermissionDecision> => {
       // An earlier answer may have added a rule that settles this call.
@@ -196,7 +201,14 @@ export class PermissionPolicy {
     };
   }
 
-  private noTerminal(call: CallInput): PermissionDecision {
+  private noTerminal(call: CallInput, unsure: string | undefined): PermissionDecision {
+    if (unsure) {
+      return {
+        allow: false,
+        by: "no-terminal",
+        reason: `${unsure}, and tern runs without a terminal to ask, so it was denied. Do not retry it as is; write the command so every program it runs is named literally, without eval or variables as command names.`,
+      };
+    }
     const allowed = [...this.readTools(), ...this.allowRules.map((rule) => rule.text)];
     if (this.currentMode === "accept-edits") allowed.push(...this.toolsOfKind("write"));
     const list = allowed.length > 0 ? unique(allowed).join(", ") : "nothing";
