@@ -113,6 +113,27 @@ const GIT_COMMANDS = new Set(
     "update-index update-ref var verify-commit verify-pack verify-tag version whatchanged worktree write-tree"
   ).split(" "),
 );
+/** git's own commands that run programs the user names (`submodule foreach`, `bisect run`, config). */
+const GIT_RUNS_PROGRAMS = new Set([
+  "config",
+  "submodule",
+  "bisect",
+  "difftool",
+  "mergetool",
+  "filter-branch",
+  "send-email",
+  "instaweb",
+  "daemon",
+]);
+/** Options that run a program for these commands only (`git clone -u CMD`). */
+const GIT_RISKY_FOR: Record<string, RegExp> = {
+  clone: /^(-u|-c.*)$/,
+  fetch: /^-u$/,
+  pull: /^-u$/,
+  "ls-remote": /^-u$/,
+  rebase: /^-x.*$/,
+  grep: /^-O.*$/,
+};
 /** git options before the command that take the next word as their value. */
 const GIT_GLOBAL_WITH_VALUE = new Set([
   "-c",
@@ -124,9 +145,9 @@ const GIT_GLOBAL_WITH_VALUE = new Set([
   "--exec-path",
   "--super-prefix",
 ]);
-/** git options, before or after the command, that run programs, write files or leave the repository. */
+/** git options after the command that run programs, write files or leave the repository. */
 const GIT_RISKY =
-  /^(-c.*|-C.*|--config-env.*|--exec-path.*|--git-dir.*|--work-tree.*|-p|--paginate|--upload-pack.*|--receive-pack.*|--exec=.*|--exec|--output.*|-o|--ext-diff|--textconv|--open-files-in-pager.*|-O.*|--tool.*|-x|--exec-cmd.*|--template.*)$/;
+  /^(--config.*|--exec-path.*|--git-dir.*|--work-tree.*|--upload-pack.*|--receive-pack.*|--exec|--exec=.*|--extcmd.*|--output.*|--ext-diff|--textconv|--open-files-in-pager.*|--tool.*|--template.*)$/;
 
 /**
  * Which words of a command a wildcard must not stand for. Only git has such words today: its
@@ -141,10 +162,16 @@ function riskyWords(words: readonly StaticWord[]): boolean[] {
     if (GIT_GLOBAL_WITH_VALUE.has(words[i]!)) risky[++i] = true;
     i++;
   }
-  if (i < words.length && (words[i] === undefined || !GIT_COMMANDS.has(words[i]!))) risky[i] = true;
+  const command = words[i];
+  if (
+    i < words.length &&
+    (command === undefined || !GIT_COMMANDS.has(command) || GIT_RUNS_PROGRAMS.has(command))
+  )
+    risky[i] = true;
+  const forCommand = command === undefined ? undefined : GIT_RISKY_FOR[command];
   for (let k = i + 1; k < words.length; k++) {
     const word = words[k];
-    if (word === undefined || GIT_RISKY.test(word)) risky[k] = true;
+    if (word === undefined || GIT_RISKY.test(word) || forCommand?.test(word)) risky[k] = true;
   }
   return risky;
 }

@@ -161,7 +161,10 @@ function sudo(argv: readonly StaticWord[]): Unwrapped {
 }
 
 function env(argv: readonly StaticWord[]): Unwrapped {
-  const options = readOptions(argv, 1, {
+  // A lone "-" is the old spelling of -i.
+  let from = 1;
+  while (argv[from] === "-") from++;
+  const options = readOptions(argv, from, {
     withArg: "uCS",
     flags: "i0v",
     longWithArg: ["unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"],
@@ -173,7 +176,7 @@ function env(argv: readonly StaticWord[]): Unwrapped {
   const split = options.seen.get("-S") ?? options.seen.get("--split-string");
   const rest = argv.slice(start);
   // Plain `env CMD` only looks the command up; options and assignments change what it runs with.
-  const transparent = options.seen.size === 0 && start === options.next;
+  const transparent = options.seen.size === 0 && start === options.next && from === 1;
   if (options.seen.has("-S") || options.seen.has("--split-string")) {
     if (split === undefined || rest.some((w) => w === undefined))
       return { transparent: false, unresolved: "env -S splits a string that is not known" };
@@ -318,7 +321,86 @@ function shell(argv: readonly StaticWord[]): Unwrapped {
     return { transparent: false, scripts: [script] };
   }
   if (readsStdin || i >= argv.length) return { transparent: false, readsStdin: true };
+  return scriptFile(argv[i]);
+}
+
+/** Files that are the shell's own standard input. */
+const STDIN_FILES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
+
+/**
+ * A script file run by a shell or `source`: its content is not checked (like any program's), but
+ * one named by a substitution (`source <(…)`) or standard input is the output of a command.
+ */
+function scriptFile(file: StaticWord): Unwrapped {
+  if (file === undefined)
+    return { transparent: false, unresolved: "a shell runs a script file named only when it runs" };
+  if (STDIN_FILES.has(file)) return { transparent: false, readsStdin: true };
   return { transparent: false };
+}
+
+function source(argv: readonly StaticWord[]): Unwrapped {
+  return argv.length > 1 ? scriptFile(argv[1]) : { transparent: false };
+}
+
+/** `su -c CMD`, `runuser -c CMD`, `sg GROUP -c CMD`: a script; without -c an interactive shell. */
+function suLike(name: string) {
+  return (argv: readonly StaticWord[]): Unwrapped => {
+    const at = argv.findIndex((w, i) => i > 0 && (w === "-c" || w === "--command"));
+    if (at === -1) {
+      if (argv.some((w, i) => i > 0 && (w === undefined || /^--?c/.test(w) || w.startsWith("--command="))))
+        return unknown(name);
+      return { transparent: false, readsStdin: true };
+    }
+    const script = argv[at + 1];
+    if (script === undefined)
+      return { transparent: false, unresolved: `${name} runs a script that is not known` };
+    return { transparent: false, scripts: [script] };
+  };
+}
+
+/** `watch CMD ARGS…` runs its words joined through `sh -c`. */
+function watch(argv: readonly StaticWord[]): Unwrapped {
+  const options = readOptions(argv, 1, {
+    withArg: "dnq",
+    flags: "bcegprtwx",
+    longWithArg: ["differences", "interval", "equexit"],
+    longFlags: ["beep", "color", "no-color", "errexit", "chgexit", "precise", "no-title", "no-wrap", "exec"],
+  });
+  if (!options) return unknown("watch");
+  const rest = argv.slice(options.next);
+  if (rest.some((w) => w === undefined))
+    return { transparent: false, unresolved: "watch runs text that is not known" };
+  if (options.seen.has("-x") || options.seen.has("--exec")) return runs(false, rest);
+  return { transparent: false, scripts: rest.length > 0 ? [(rest as string[]).join(" ")] : [] };
+}
+
+/**
+ * Programs that run the command after a fixed number of operands (`chrt 5 CMD`, `flock FILE CMD`).
+ * Their options are not modelled: with any option the inner command is unknown.
+ */
+function runner(name: string, operands: number) {
+  return (argv: readonly StaticWord[]): Unwrapped => {
+    if (argv.slice(1).some((w) => w === undefined || w.startsWith("-"))) return unknown(name);
+    return runs(false, argv.slice(1 + operands));
+  };
+}
+
+/** `hash -p /bin/rm ls` makes `ls` run rm. */
+function hash(argv: readonly StaticWord[]): Unwrapped {
+  if (argv.some((w) => w === undefined || /^-\w*p/.test(w)))
+    return { transparent: false, unresolved: "hash -p makes a name run another program" };
+  return { transparent: false };
+}
+
+/** `mapfile -C CALLBACK` evaluates CALLBACK for every few lines read. */
+function mapfile(argv: readonly StaticWord[]): Unwrapped {
+  const at = argv.findIndex((w, i) => i > 0 && (w === undefined || w.startsWith("-C")));
+  if (at === -1) return { transparent: false };
+  const word = argv[at];
+  const callback = word !== undefined && word.length > 2 ? word.slice(2) : argv[at + 1];
+  if (callback === undefined)
+    return { transparent: false, unresolved: "mapfile -C runs a callback that is not known" };
+  return { transparent: false, scripts: [callback] };
 }
 
 function evalCommand(argv: readonly StaticWord[]): Unwrapped {
@@ -379,6 +461,30 @@ const WRAPPERS: Record<string, Unwrapper> = {
   alias,
   trap,
   busybox,
+  source,
+  ".": source,
+  su: suLike("su"),
+  runuser: suLike("runuser"),
+  sg: suLike("sg"),
+  watch,
+  chrt: runner("chrt", 1),
+  taskset: runner("taskset", 1),
+  flock: runner("flock", 1),
+  chroot: runner("chroot", 1),
+  setarch: runner("setarch", 1),
+  unshare: runner("unshare", 0),
+  nsenter: runner("nsenter", 0),
+  pkexec: runner("pkexec", 0),
+  strace: runner("strace", 0),
+  ltrace: runner("ltrace", 0),
+  valgrind: runner("valgrind", 0),
+  fakeroot: runner("fakeroot", 0),
+  numactl: runner("numactl", 0),
+  prlimit: runner("prlimit", 0),
+  "systemd-run": runner("systemd-run", 0),
+  hash,
+  mapfile,
+  readarray: mapfile,
 };
 
 /** What a command with a known name runs, or undefined when it runs nothing else. */

@@ -67,7 +67,7 @@ const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr"]);
 
 /** Variables that change which programs later commands run or how the shell runs them. */
 const RISKY_VARIABLE =
-  /^(PATH|IFS|ENV|BASH_ENV|BASHOPTS|SHELLOPTS|PS4|PROMPT_COMMAND|HOME|EDITOR|VISUAL|NODE_OPTIONS|LD_\w+|DYLD_\w+|GIT_\w+|\w*PAGER)$/;
+  /^(PATH|IFS|ENV|BASH_ENV|BASHOPTS|SHELLOPTS|PS[0-4]|PROMPT_COMMAND|HOME|EDITOR|VISUAL|NODE_OPTIONS|LD_\w+|DYLD_\w+|GIT_\w+|\w*PAGER)$/;
 
 const cache = new Map<string, ShellAnalysis>();
 const CACHE_SIZE = 64;
@@ -127,6 +127,7 @@ class Analyzer {
         break;
       case "DeclClause":
         for (const assign of node.Args) {
+          if (assign.Name) this.codeInVariable(assign, depth);
           if (assign.Name) this.setVariable(assign.Name.Value);
           else if (assign.Value && staticWord(assign.Value) === undefined)
             this.out.effects.push(`${node.Variant.Value} of names not known from the source`);
@@ -155,6 +156,7 @@ class Analyzer {
   private call(call: ShNode, redirects: ShNode[], src: Buffer, depth: number): void {
     const assigns: string[] = [];
     for (const assign of call.Assigns) {
+      if (assign.Name) this.codeInVariable(assign, depth);
       if (call.Args.length === 0) {
         if (assign.Name) this.setVariable(assign.Name.Value);
       } else assigns.push(sourceOf(src, assign));
@@ -209,6 +211,16 @@ class Analyzer {
     const target = staticWord(node.Word);
     if (target !== undefined && HARMLESS_TARGETS.has(target)) return;
     this.out.effects.push(`writes ${sourceOf(src, node)}`);
+  }
+
+  /** PROMPT_COMMAND runs as a command, and prompts (PS0–PS4) expand `$(…)`: their values are code. */
+  private codeInVariable(assign: ShNode, depth: number): void {
+    const name: string = assign.Name.Value;
+    const isPrompt = /^PS[0-4]$/.test(name);
+    if (name !== "PROMPT_COMMAND" && !isPrompt) return;
+    const value = assign.Value ? staticWord(assign.Value) : "";
+    if (value === undefined) this.out.unresolved.push(`${name} is set to text that is not known`);
+    else this.script(isPrompt ? `: "${value.replace(/(["\\])/g, "\\$1")}"` : value, depth + 1);
   }
 
   private setVariable(name: string): void {
