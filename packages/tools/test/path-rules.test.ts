@@ -84,6 +84,22 @@ describe("one read rule covers every tool that reads", () => {
     const ls = await ws.call("ls", {});
     expect(ls.text).not.toContain("sk-");
   });
+
+  it("a symlink to a .env file is judged by where it leads", async () => {
+    const ws = await workspace({ ".env": "API_KEY=sk-live-123\n" });
+    await symlink(path.join(ws.root, ".env"), path.join(ws.root, "innocent.txt"));
+    const policy = new PermissionPolicy({
+      mode: "bypass",
+      root: ws.root,
+      tools: ws.tools,
+      deny: ["read(.env*)"],
+    });
+    expect(verdict(policy.check({ toolName: "read", args: { path: "innocent.txt" } }))).toBe("deny");
+    expect((await ws.call("grep", { pattern: "sk-" })).text).toBe(
+      'No matches for "sk-" in . (0 files searched).',
+    );
+    expect((await ws.call("glob", { pattern: "*" })).details.files).toEqual([]);
+  });
 });
 
 describe("hard links", () => {
