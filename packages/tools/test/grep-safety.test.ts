@@ -1,5 +1,6 @@
-// grep cannot hang the process: the regex engine is linear-time (no catastrophic backtracking),
-// the search gives the event loop turns (a server keeps answering), and it stops when aborted.
+// grep and glob cannot hang the process: regular expressions and glob patterns run on a
+// linear-time engine (no catastrophic backtracking), the search gives the event loop turns (a
+// server keeps answering), and it stops when aborted.
 // No assertion here is about elapsed time: only results and the order of events.
 
 import { writeFile } from "node:fs/promises";
@@ -63,5 +64,28 @@ describe("grep on a linear-time engine", () => {
     const result = await search;
     expect(result.isError).toBe(true);
     expect(result.text).toBe("The search was aborted.");
+  });
+});
+
+describe("glob patterns on a linear-time engine", () => {
+  // picomatch's backtracking expression for this pattern takes minutes on a 200-character name.
+  const BACKTRACKER = `${"*a".repeat(8)}*b`;
+
+  it("answers a backtracking-prone pattern against a long file name", async () => {
+    const ws = await workspace({ [`${"a".repeat(200)}.txt`]: "x\n", ab: "x\n" });
+    const glob = await ws.call("glob", { pattern: BACKTRACKER });
+    expect(glob.details.files).toEqual([]);
+    const grep = await ws.call("grep", { pattern: "x", glob: BACKTRACKER });
+    expect(grep.text).toBe('No matches for "x" in . (0 files searched).');
+    expect((await ws.call("glob", { pattern: "*a*b" })).details.files).toEqual(["ab"]);
+  });
+
+  it("refuses brace groups that would expand combinatorially", async () => {
+    const ws = await workspace({ "a.txt": "x\n" });
+    const result = await ws.call("glob", { pattern: "{a,b}".repeat(30) });
+    expect(result.isError).toBe(true);
+    expect(result.text).toBe(
+      `Invalid glob pattern "${"{a,b}".repeat(30)}": its {…} groups expand to more than 1024 alternatives`,
+    );
   });
 });

@@ -5,9 +5,9 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import picomatch from "picomatch";
 import { RE2JS } from "re2js";
 import { z } from "zod";
+import { compileGlob } from "../glob-match.js";
 import { cutLine, formatBytes, looksBinary, plural, SNIFF_BYTES } from "../text.js";
 import type { BuiltinTool, GrepDetails, GrepMatch, SearchOptions } from "../types.js";
 import { type WalkedFile, walkFiles } from "../walk.js";
@@ -99,8 +99,7 @@ export function grepTool(
       let filter: ((p: string) => boolean) | undefined;
       if (glob) {
         try {
-          const cleaned = glob.replace(/^\.\//, "");
-          filter = picomatch(cleaned, { dot: true, basename: !cleaned.includes("/") });
+          filter = compileGlob(glob);
         } catch (error) {
           return toolError(`Invalid glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
         }
