@@ -94,7 +94,7 @@ export interface WriteDetails {
 export interface EditDetails {
   path: string;
   replacements: number;
-  /** Unified diff of the change. */
+  /** Unified diff of the change; "" when it was too large to compute (see the result text). */
   diff: string;
   linesAdded: number;
   linesRemoved: number;
