@@ -176,13 +176,15 @@ class Analyzer {
     assigns: string[],
     stdin: () => string | undefined,
     depth: number,
+    fromWrapper = false,
   ): void {
     if (argv[0] === undefined) {
       this.out.unresolved.push("a wrapper runs a command whose name is only known when it runs");
       this.out.invocations.push({ argv, assigns, transparent: false, functionCall: false });
       return;
     }
-    const functionCall = this.functions.has(argv[0]);
+    // Programs run by wrappers (`sudo f`, `xargs f`, `command f`) are never the line's functions.
+    const functionCall = !fromWrapper && this.functions.has(argv[0]);
     const unwrapped = functionCall ? undefined : unwrap(argv);
     // A transparent wrapper with nothing to run (`nice` alone) is a command of its own.
     const transparent = (unwrapped?.transparent ?? false) && (unwrapped?.inners?.length ?? 0) > 0;
@@ -190,7 +192,7 @@ class Analyzer {
     if (!unwrapped) return;
     if (unwrapped.unresolved) this.out.unresolved.push(unwrapped.unresolved);
     for (const file of unwrapped.writes ?? []) this.out.effects.push(`${argv[0]} writes ${file}`);
-    for (const inner of unwrapped.inners ?? []) this.invocation(inner, [], () => undefined, depth);
+    for (const inner of unwrapped.inners ?? []) this.invocation(inner, [], () => undefined, depth, true);
     for (const script of unwrapped.scripts ?? []) this.script(script, depth + 1);
     if (unwrapped.readsStdin) {
       const script = stdin();
