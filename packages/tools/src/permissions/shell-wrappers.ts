@@ -461,6 +461,8 @@ const WRAPPERS: Record<string, Unwrapper> = {
   alias,
   trap,
   busybox,
+  // mvdan/sh reads `time -p -- rm x` as running a command named "--"; bash runs rm.
+  "--": (argv) => runs(true, argv.slice(1)),
   source,
   ".": source,
   su: suLike("su"),

@@ -146,8 +146,9 @@ class Analyzer {
           this.out.unresolved.push(`${sourceOf(src, node)} evaluates variables as arithmetic`);
         break;
       case "ParamExp":
-        // ${x@P} expands x like a prompt, which runs command substitutions in its value.
-        if (/@P\}$/.test(sourceOf(src, node)) || (node.Index && readsVariables(node.Index)))
+        // ${x@P} expands x like a prompt, which runs command substitutions in its value; ${!x}
+        // and subscripts evaluate a value as a name or arithmetic, where `a[$(cmd)]` runs cmd.
+        if (/@P\}$/.test(sourceOf(src, node)) || node.Excl || (node.Index && readsVariables(node.Index)))
           this.out.unresolved.push(`${sourceOf(src, node)} can run code from a variable's value`);
         break;
     }
