@@ -6,8 +6,12 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { ALWAYS_SKIPPED, IgnoreStack } from "./ignore-rules.js";
 import type { Workspace } from "./workspace.js";
+
+/** Entries looked at between turns given back to the event loop (a huge directory must not block it). */
+const ENTRIES_PER_TURN = 1000;
 
 export interface WalkedFile {
   abs: string;
@@ -51,7 +55,8 @@ async function* walkDirectory(
     return; // unreadable directories are skipped, like `rg` does
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    if (index > 0 && index % ENTRIES_PER_TURN === 0) await nextTurn();
     if (options.signal?.aborted) return;
     const abs = path.join(dirAbs, entry.name);
     const rel = ws.relative(abs);
