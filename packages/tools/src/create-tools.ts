@@ -23,7 +23,10 @@ export const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = [
  * throws when the root does not exist (a setup error, not something for the model).
  */
 export function createTools(options: CreateToolsOptions): AnyBuiltinTool[] {
-  const ws = Workspace.open(options.root);
+  const ws = Workspace.open(
+    options.root,
+    options.allowHardLinks !== undefined ? { allowHardLinks: options.allowHardLinks } : {},
+  );
   const make: Record<BuiltinToolName, () => AnyBuiltinTool> = {
     read: () => readTool(ws, options.read),
     write: () => writeTool(ws),
@@ -38,7 +41,11 @@ export function createTools(options: CreateToolsOptions): AnyBuiltinTool[] {
     if (!(name in make))
       throw new Error(`unknown built-in tool "${name}"; known: ${BUILTIN_TOOL_NAMES.join(", ")}`);
   }
-  return names.map((name) => make[name]());
+  // The workspace rides along so a permission policy given these tools can hide files from them.
+  // Not enumerable: tools are copied and serialized in places that must not carry it.
+  return names.map((name) =>
+    Object.defineProperty(make[name](), "workspace", { value: ws, enumerable: false }),
+  );
 }
 
 /** Shorthand: every built-in tool for a workspace root. */

@@ -2,6 +2,7 @@
 // tool returns for UIs. Permission types live in permissions/types.ts.
 
 import type { AgentTool } from "@tern/agent";
+import type { Workspace } from "./workspace.js";
 
 /**
  * What a tool does to the world, for permission layers: "read" only looks, "write" changes files
@@ -13,6 +14,8 @@ export type ToolKind = "read" | "write" | "exec";
 export interface BuiltinTool<TParams = Record<string, unknown>, TDetails = unknown>
   extends AgentTool<TParams, TDetails> {
   kind: ToolKind;
+  /** The workspace the tool is confined to (set by createTools). */
+  workspace?: Workspace;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: one list holds tools of every parameter type
@@ -84,6 +87,11 @@ export interface CreateToolsOptions {
   sandbox?: SandboxOptions;
   /** `ls` lists at most this many entries. Default 1000. */
   maxListEntries?: number;
+  /**
+   * Let read, edit, write and grep open files with more than one hard link. Default false: another
+   * name of such a file may be outside the workspace (a hard link made by bash).
+   */
+  allowHardLinks?: boolean;
 }
 
 // ---------------------------------------------------------------- details (for UIs, never sent to the model)
@@ -109,7 +117,7 @@ export interface WriteDetails {
 export interface EditDetails {
   path: string;
   replacements: number;
-  /** Unified diff of the change. */
+  /** Unified diff of the change; "" when it was too large to compute (see the result text). */
   diff: string;
   linesAdded: number;
   linesRemoved: number;

@@ -1,12 +1,17 @@
 // Walks the workspace tree for glob and grep: depth-first in name order, honouring .gitignore,
 // never entering .git or node_modules, never following a symlink out of the root. Symlinked
 // directories are not entered (no cycles); symlinked files count when they stay inside the root.
+// Files a permission rule hides from reading (`read(.env*)` denied) are left out.
 
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { ALWAYS_SKIPPED, IgnoreStack } from "./ignore-rules.js";
 import type { Workspace } from "./workspace.js";
+
+/** Entries looked at between turns given back to the event loop (a huge directory must not block it). */
+const ENTRIES_PER_TURN = 1000;
 
 export interface WalkedFile {
   abs: string;
@@ -50,7 +55,8 @@ async function* walkDirectory(
     return; // unreadable directories are skipped, like `rg` does
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    if (index > 0 && index % ENTRIES_PER_TURN === 0) await nextTurn();
     if (options.signal?.aborted) return;
     const abs = path.join(dirAbs, entry.name);
     const rel = ws.relative(abs);
@@ -58,9 +64,9 @@ async function* walkDirectory(
       if (ALWAYS_SKIPPED.has(entry.name) || stack.ignores(rel, true)) continue;
       yield* walkDirectory(ws, abs, await stack.enter(ws.root, rel), options);
     } else if (entry.isFile()) {
-      if (!stack.ignores(rel, false)) yield { abs, rel };
+      if (!stack.ignores(rel, false) && !ws.hidden(abs)) yield { abs, rel };
     } else if (entry.isSymbolicLink()) {
-      if (stack.ignores(rel, false) || !(await ws.contains(abs))) continue;
+      if (stack.ignores(rel, false) || ws.hidden(abs) || !(await ws.contains(abs))) continue;
       try {
         if ((await stat(abs)).isFile()) yield { abs, rel };
       } catch {

@@ -1,8 +1,10 @@
 // Confines every path a tool touches to the workspace root. A path is accepted only when both its
 // spelling and its real location (symlinks followed) stay inside the root; for a file that does not
-// exist yet, the real location of its nearest existing ancestor decides.
+// exist yet, the real location of its nearest existing ancestor decides. It also holds what the
+// permission rules hide from the read tools (`read(.env*)` denied: grep and glob skip those files),
+// and refuses files with several hard links, whose other names may be outside the root.
 
-import { realpathSync, statSync } from "node:fs";
+import { realpathSync, type Stats, statSync } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import path from "node:path";
 
@@ -18,23 +20,60 @@ export type Resolution =
     }
   | { ok: false; error: string };
 
+/** Says whether a file (absolute real path) must not be shown to the model; set by permission rules. */
+export type ReadGuard = (abs: string) => boolean;
+
+export interface WorkspaceOptions {
+  /** Let the file tools open files with several hard links. Default false (see `checkLinks`). */
+  allowHardLinks?: boolean;
+}
+
 export class Workspace {
   /** The root with symlinks resolved; every real path must be inside it. */
   readonly root: string;
   /** The root as the caller spelled it (absolute), so absolute paths using that spelling work. */
-  private readonly alias: string;
+  readonly alias: string;
+  private readonly hiders: ReadGuard[] = [];
 
-  private constructor(root: string, alias: string) {
+  private constructor(
+    root: string,
+    alias: string,
+    private readonly options: WorkspaceOptions,
+  ) {
     this.root = root;
     this.alias = alias;
   }
 
   /** Throws when the root does not exist or is not a directory: a setup error, not a model error. */
-  static open(root: string): Workspace {
+  static open(root: string, options: WorkspaceOptions = {}): Workspace {
     const alias = path.resolve(root);
     const real = realpathSync(alias);
     if (!statSync(real).isDirectory()) throw new Error(`workspace root ${alias} is not a directory`);
-    return new Workspace(real, alias);
+    return new Workspace(real, alias, options);
+  }
+
+  /** Hides files from the read tools while `hides` says so; returns a function that removes it. */
+  hideFromReads(hides: ReadGuard): () => void {
+    this.hiders.push(hides);
+    return () => {
+      const at = this.hiders.indexOf(hides);
+      if (at !== -1) this.hiders.splice(at, 1);
+    };
+  }
+
+  /** True when a permission rule keeps this file's content from the model. */
+  hidden(abs: string): boolean {
+    return this.hiders.some((hides) => hides(abs));
+  }
+
+  /**
+   * An error text for a regular file with more than one hard link, else undefined. Another name of
+   * the same file may be outside the root (a link made by bash), and finding it would mean scanning
+   * the whole disk, so such files are refused unless the workspace allows hard links.
+   */
+  checkLinks(info: Stats, rel: string): string | undefined {
+    if (this.options.allowHardLinks || !info.isFile() || info.nlink <= 1) return undefined;
+    return `${rel} has ${info.nlink} hard links; another of its names may be outside the workspace, so the file tools do not open it. Copy it (cp) to work on it, or start tern with hard links allowed.`;
   }
 
   /** Root-relative POSIX path of an absolute path inside the root. */

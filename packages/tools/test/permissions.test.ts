@@ -334,19 +334,33 @@ describe("asking", () => {
 });
 
 describe("analyzeCommand", () => {
-  it("splits lists and pipelines outside quotes", () => {
-    expect(analyzeCommand("a && b || c; d | e & f\ng").commands).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
-    expect(analyzeCommand("echo 'a && b' \"c; d\" e\\;f").commands).toEqual(["echo 'a && b' \"c; d\" e\\;f"]);
-    expect(analyzeCommand("ls # && rm -rf /").commands).toEqual(["ls"]);
+  const argvs = (command: string) => analyzeCommand(command).invocations.map((inv) => inv.argv);
+
+  it("finds every simple command of lists and pipelines, with quotes removed", () => {
+    expect(argvs("a && b || c; d | e & f\ng")).toEqual([["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]);
+    expect(argvs("echo 'a && b' \"c; d\" e\\;f")).toEqual([["echo", "a && b", "c; d", "e;f"]]);
+    expect(argvs("ls # && rm -rf /")).toEqual([["ls"]]);
   });
 
-  it("finds substitutions and redirections", () => {
-    expect(analyzeCommand("echo $(date) `id` <(ls)")).toMatchObject({
-      substitution: true,
-      nested: ["date", "id", "ls"],
-    });
-    expect(analyzeCommand("echo '$(date)'")).toMatchObject({ substitution: false, nested: [] });
-    expect(analyzeCommand("cmd 2>&1 >/dev/null").writesFiles).toBe(false);
-    expect(analyzeCommand("cmd >> log.txt").writesFiles).toBe(true);
+  it("finds commands in substitutions and wrappers, and marks unknown words", () => {
+    expect(argvs("echo $(date) `id` <(ls)")).toEqual([
+      ["echo", undefined, undefined, undefined],
+      ["date"],
+      ["id"],
+      ["ls"],
+    ]);
+    expect(argvs("echo '$(date)'")).toEqual([["echo", "$(date)"]]);
+    expect(argvs("sudo -u me nice rm x")).toEqual([
+      ["sudo", "-u", "me", "nice", "rm", "x"],
+      ["nice", "rm", "x"],
+      ["rm", "x"],
+    ]);
+  });
+
+  it("reports redirections into files and what only the run can tell", () => {
+    expect(analyzeCommand("cmd 2>&1 >/dev/null").effects).toEqual([]);
+    expect(analyzeCommand("cmd >> log.txt").effects).toEqual(["writes >> log.txt"]);
+    expect(analyzeCommand("$x y").unresolved).toEqual(["the command name $x is only known when it runs"]);
+    expect(analyzeCommand("echo 'open").unresolved[0]).toMatch(/^it does not parse as bash/);
   });
 });

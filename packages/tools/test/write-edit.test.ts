@@ -34,6 +34,26 @@ describe("write", () => {
 describe("edit", () => {
   const source = "function add(a, b) {\n  return a - b;\n}\n\nconsole.log(add(1, 2));\n";
 
+  it("counts instead of diffing a rewrite too large to diff (it would block the event loop)", async () => {
+    const lines = (tag: string) => Array.from({ length: 5000 }, (_, i) => `${tag} ${i}`).join("\n");
+    const ws = await workspace({ "big.txt": `head\n${lines("old")}\ntail\n` });
+    const result = await ws.call("edit", {
+      path: "big.txt",
+      edits: [{ oldText: lines("old"), newText: lines("new") }],
+    });
+    expect(result.isError).toBe(false);
+    expect(result.text).toBe(
+      "Edited big.txt: 1 replacement (-5000 +5000 lines; the diff is too large to show). Read the file to check the result.",
+    );
+    expect(result.details).toMatchObject({
+      diff: "",
+      linesAdded: 5000,
+      linesRemoved: 5000,
+      firstChangedLine: 2,
+    });
+    expect(await readFile(path.join(ws.root, "big.txt"), "utf8")).toBe(`head\n${lines("new")}\ntail\n`);
+  });
+
   it("replaces text exactly once and returns a unified diff", async () => {
     const ws = await workspace({ "src/add.js": source });
     const result = await ws.call("edit", {

@@ -59,9 +59,14 @@ export function describeCall(toolName: string, args: Record<string, unknown>, ro
  */
 export function suggestRules(toolName: string, args: Record<string, unknown>, root?: string): string[] {
   if (isCommandTool(toolName)) {
-    const rules = analyzeCommand(String(args.command ?? "")).commands.map((part) => {
-      const words = part.split(" ");
-      const second = words[1];
+    const shell = analyzeCommand(String(args.command ?? ""));
+    const known = shell.invocations.filter(
+      (inv) =>
+        !inv.transparent && !inv.functionCall && inv.assigns.length === 0 && /^\S+$/.test(inv.argv[0] ?? ""),
+    );
+    const rules = known.map(({ argv }) => {
+      const words = argv as string[];
+      const second = argv[1];
       const withSubcommand =
         SUBCOMMAND_PROGRAMS.has(words[0]!) && second !== undefined && /^[a-z][\w:.-]*$/i.test(second);
       const head = withSubcommand ? `${words[0]} ${second}` : words[0];

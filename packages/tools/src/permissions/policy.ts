@@ -3,8 +3,10 @@
 
 import type { AnyAgentTool } from "@tern/agent";
 import type { ToolKind } from "../types.js";
+import type { Workspace } from "../workspace.js";
 import { describeCall, suggestRules } from "./describe.js";
 import { CompiledRule, toRule } from "./rules.js";
+import { analyzeCommand } from "./shell.js";
 import type {
   AskPermission,
   PermissionAnswer,
@@ -51,10 +53,15 @@ export class PermissionPolicy {
     this.root = options.root;
     this.kinds = new Map(Object.entries(BUILTIN_KINDS));
     this.available = options.tools ? new Set(options.tools.map((tool) => tool.name)) : undefined;
+    const workspaces = new Set<Workspace>();
     for (const tool of options.tools ?? []) {
-      const kind = (tool as AnyAgentTool & { kind?: ToolKind }).kind;
+      const { kind, workspace } = tool as AnyAgentTool & { kind?: ToolKind; workspace?: Workspace };
       if (kind) this.kinds.set(tool.name, kind);
+      if (workspace) workspaces.add(workspace);
     }
+    // A deny rule on reading a path also keeps grep and glob from showing that file.
+    for (const workspace of workspaces)
+      workspace.hideFromReads((abs) => this.denyRules.some((rule) => rule.hidesFromReads(abs)));
     for (const [name, kind] of Object.entries(options.kinds ?? {})) this.kinds.set(name, kind);
     for (const rule of options.allow ?? []) this.allow(rule);
     for (const rule of options.deny ?? []) this.deny(rule);
@@ -86,7 +93,8 @@ export class PermissionPolicy {
 
   /** Decides without asking anyone: allowed, denied, or needs the user. */
   check(call: CallInput): PermissionCheck {
-    const deny = this.denyRules.find((rule) => rule.denies(call));
+    const verdicts = this.denyRules.map((rule) => ({ rule, match: rule.denies(call) }));
+    const deny = verdicts.find((v) => v.match === "yes")?.rule;
     if (deny) {
       return {
         allow: false,
@@ -97,6 +105,9 @@ export class PermissionPolicy {
     }
     const mode = this.currentMode;
     const kind = this.kindOf(call.toolName);
+    // A deny rule that cannot tell (the command runs something only the run knows) asks, in every mode.
+    const unsure = verdicts.find((v) => v.match === "maybe")?.rule;
+    if (unsure && mode !== "read-only") return this.askRequest(call, kind, unsure.text);
     if (mode === "bypass")
       return { allow: true, by: "mode", reason: 'permission mode "bypass" allows every tool' };
     if (kind === "read") return { allow: true, by: "mode", reason: `${call.toolName} only reads` };
@@ -120,15 +131,27 @@ export class PermissionPolicy {
     if (mode === "accept-edits" && kind === "write") {
       return { allow: true, by: "mode", reason: 'permission mode "accept-edits" allows file edits' };
     }
+    return this.askRequest(call, kind);
+  }
+
+  private askRequest(call: CallInput, kind: ToolKind, unsureRule?: string): PermissionCheck {
+    const summary = describeCall(call.toolName, call.args, this.root);
+    const why = unsureRule ? analyzeCommand(String(call.args.command ?? "")).unresolved.slice(0, 3) : [];
     return {
+      ...(unsureRule
+        ? { unsure: `the rule "${unsureRule}" cannot tell what this command runs: ${why.join("; ")}` }
+        : {}),
       ask: true,
       request: {
         toolName: call.toolName,
         args: call.args,
         kind,
-        mode,
-        summary: describeCall(call.toolName, call.args, this.root),
-        suggestedRules: suggestRules(call.toolName, call.args, this.root),
+        mode: this.currentMode,
+        summary: unsureRule
+          ? `${summary} (the rule "${unsureRule}" cannot tell what this runs without running it)`
+          : summary,
+        // "Always allow" must not turn an unsure deny into an allow rule that outranks nothing.
+        suggestedRules: unsureRule ? [] : suggestRules(call.toolName, call.args, this.root),
       },
     };
   }
@@ -140,7 +163,7 @@ export class PermissionPolicy {
   ): Promise<PermissionDecision> {
     const first = this.check(call);
     if (!("ask" in first)) return first;
-    if (!this.askUser) return this.noTerminal(call);
+    if (!this.askUser) return this.noTerminal(call, first.unsure);
     const ask = this.askUser;
     const turn = this.asking.then(async (): Promise<PermissionDecision> => {
       // An earlier answer may have added a rule that settles this call.
@@ -178,7 +201,14 @@ export class PermissionPolicy {
     };
   }
 
-  private noTerminal(call: CallInput): PermissionDecision {
+  private noTerminal(call: CallInput, unsure: string | undefined): PermissionDecision {
+    if (unsure) {
+      return {
+        allow: false,
+        by: "no-terminal",
+        reason: `${unsure}, and tern runs without a terminal to ask, so it was denied. Do not retry it as is; write the command so every program it runs is named literally, without eval or variables as command names.`,
+      };
+    }
     const allowed = [...this.readTools(), ...this.allowRules.map((rule) => rule.text)];
     if (this.currentMode === "accept-edits") allowed.push(...this.toolsOfKind("write"));
     const list = allowed.length > 0 ? unique(allowed).join(", ") : "nothing";

@@ -1,9 +1,10 @@
 // Permission rules: parsing the string form, and matching a rule against one tool call.
 
-import path from "node:path";
 import { globMatcher } from "@tern/agent";
 import picomatch from "picomatch";
-import { analyzeCommand, effectiveCommand } from "./shell.js";
+import { CommandPattern, type Match } from "./command-pattern.js";
+import { type Root, rootOf, spellings } from "./real-path.js";
+import { analyzeCommand } from "./shell.js";
 import type { PermissionRule } from "./types.js";
 
 /** Tools whose rule pattern is a path glob, and the argument that holds the path. */
@@ -16,6 +17,12 @@ const PATH_TOOLS: Record<string, { arg: string; fallback?: string }> = {
   grep: { arg: "path", fallback: "." },
 };
 const COMMAND_TOOLS = new Set(["bash"]);
+/** A path rule covers every tool that touches the path the same way: reading it, or changing it. */
+const PATH_FAMILIES: Record<string, readonly string[]> = {
+  read: ["read", "grep", "glob", "ls"],
+  write: ["write", "edit"],
+  edit: ["write", "edit"],
+};
 
 /**
  * Parses `name` or `name(pattern)`. Throws with a readable message on bad syntax: rules come from
@@ -59,91 +66,93 @@ export interface CallSubject {
 export class CompiledRule {
   readonly text: string;
   private readonly matchesName: (name: string) => boolean;
-  private readonly commandPattern: RegExp | undefined;
+  private readonly commandPattern: CommandPattern | undefined;
   private readonly pathPattern: ((p: string) => boolean) | undefined;
+  private readonly root: Root | undefined;
 
   constructor(
     readonly rule: PermissionRule,
-    private readonly root: string | undefined,
+    root: string | Root | undefined,
   ) {
     this.text = formatRule(rule);
+    this.root = typeof root === "string" ? rootOf(root) : root;
     const byName = globMatcher(rule.tool.toLowerCase());
-    this.matchesName = (name) => byName(name.toLowerCase());
+    const family = PATH_FAMILIES[rule.tool.toLowerCase()] ?? [];
+    this.matchesName = (name) => byName(name.toLowerCase()) || family.includes(name.toLowerCase());
     if (rule.pattern !== undefined) {
-      this.commandPattern = commandRegExp(rule.pattern);
+      this.commandPattern = new CommandPattern(rule.pattern);
       const glob = rule.pattern.replace(/^\.\//, "");
       this.pathPattern = picomatch(glob, { dot: true, basename: !glob.includes("/") });
     }
   }
 
   /**
-   * Deny semantics: for bash, hitting any one simple command is enough, commands nested in
-   * substitutions or `bash -c` and wrapped ones (`sudo rm …`, `FOO=1 rm …`) included.
+   * Deny semantics: for bash, any one command the line can run is enough, wherever it sits
+   * (substitutions, bodies, `bash -c` strings, behind `sudo`/`xargs`/`find -exec`). "maybe" when
+   * the line runs something only the run knows (`$x`, `eval "$x"`, a parse error): the caller asks.
    */
-  denies(call: CallSubject): boolean {
-    if (!this.matchesName(call.toolName)) return false;
-    if (this.rule.pattern === undefined) return true;
+  denies(call: CallSubject): Match {
+    if (!this.matchesName(call.toolName)) return "no";
+    if (this.rule.pattern === undefined) return "yes";
     if (COMMAND_TOOLS.has(call.toolName)) {
       const shell = analyzeCommand(String(call.args.command ?? ""));
-      const test = (part: string) => this.commandPattern!.test(part);
-      return [...shell.commands, ...shell.nested].some((part) => test(part) || test(effectiveCommand(part)));
+      let result: Match = shell.unresolved.length > 0 ? "maybe" : "no";
+      for (const invocation of shell.invocations) {
+        const match = this.commandPattern!.denies(invocation.argv);
+        if (match === "yes") return "yes";
+        if (match === "maybe") result = "maybe";
+      }
+      return result;
     }
-    return this.matchesPath(call);
+    return this.matchesPath(call, true) ? "yes" : "no";
+  }
+
+  /** For deny rules that cover reading: true when the file at `abs` is one the rule names. */
+  hidesFromReads(abs: string): boolean {
+    return this.rule.pattern !== undefined && this.matchesName("read") && this.pathMatches(abs, true);
   }
 
   /**
-   * The allow rules that together allow a call, or undefined. For bash every simple command of
-   * the line must be covered (by the same or different rules), and a pattern never vouches for
-   * command substitution or output redirected into files; a bare `bash` rule allows any command.
+   * The allow rules that together allow a call, or undefined. For bash every command the line can
+   * run must be covered (by the same or different rules); nothing the parser cannot resolve, no
+   * redirection into a file and no change of PATH-like variables is covered by a pattern; a bare
+   * `bash` rule allows any command.
    */
   static allowing(rules: readonly CompiledRule[], call: CallSubject): CompiledRule[] | undefined {
     const named = rules.filter((rule) => rule.matchesName(call.toolName));
     const bare = named.find((rule) => rule.rule.pattern === undefined);
     if (bare) return [bare];
     if (!COMMAND_TOOLS.has(call.toolName)) {
-      const rule = named.find((r) => r.matchesPath(call));
+      const rule = named.find((r) => r.matchesPath(call, false));
       return rule ? [rule] : undefined;
     }
     const shell = analyzeCommand(String(call.args.command ?? ""));
-    if (shell.substitution || shell.writesFiles || shell.commands.length === 0) return undefined;
+    if (shell.unresolved.length > 0 || shell.effects.length > 0 || shell.invocations.length === 0)
+      return undefined;
     const used: CompiledRule[] = [];
-    for (const part of shell.commands) {
-      const rule = named.find((r) => r.commandPattern!.test(part));
+    for (const invocation of shell.invocations) {
+      if (invocation.transparent || invocation.functionCall) continue;
+      const words = [...invocation.assigns, ...invocation.argv];
+      const rule = named.find((r) => r.commandPattern!.allows(words));
       if (!rule) return undefined;
       if (!used.includes(rule)) used.push(rule);
     }
-    return used;
+    return used.length > 0 ? used : undefined;
   }
 
-  /** An argument pattern on a tool with no known path argument never matches. */
-  private matchesPath(call: CallSubject): boolean {
+  /**
+   * An argument pattern on a tool with no known path argument never matches. Allow rules match
+   * where the path really leads; deny rules also match the path as written.
+   */
+  private matchesPath(call: CallSubject, forDeny: boolean): boolean {
     const value = pathArgument(call.toolName, call.args);
-    return value !== undefined && this.pathPattern!(this.subjectPath(value));
+    return value !== undefined && this.pathMatches(value, forDeny);
   }
 
-  private subjectPath(value: string): string {
-    if (!this.root) return path.posix.normalize(value.split(path.sep).join("/"));
-    const abs = path.resolve(this.root, value);
-    const rel = path.relative(this.root, abs);
-    if (rel === "") return ".";
-    if (rel.startsWith("..") || path.isAbsolute(rel)) return abs.split(path.sep).join("/");
-    return rel.split(path.sep).join("/");
+  private pathMatches(value: string, forDeny: boolean): boolean {
+    const { real, written } = spellings(this.root, value);
+    return (forDeny ? [...real, ...written] : real).some((p) => this.pathPattern!(p));
   }
-}
-
-/** `npm test` exact, `npm test:*` that command plus anything after a space, `*` any text. */
-function commandRegExp(pattern: string): RegExp {
-  let body = pattern.trim().replace(/\s+/g, " ");
-  let prefix = false;
-  if (body.endsWith(":*")) {
-    body = body.slice(0, -2).trimEnd();
-    prefix = true;
-  }
-  const source = body
-    .split("*")
-    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${source}${prefix ? "(?: .*)?" : ""}$`, "s");
 }
 
 export function isCommandTool(name: string): boolean {

@@ -71,4 +71,9 @@ export interface PermissionDecision {
 /** Answer without asking: allowed, denied, or a question for the user. */
 export type PermissionCheck =
   | PermissionDecision
-  | { ask: true; request: Omit<PermissionRequest, "signal" | "toolCallId"> };
+  | {
+      ask: true;
+      request: Omit<PermissionRequest, "signal" | "toolCallId">;
+      /** Set when a deny rule could not tell what a bash command runs: why, for the model. */
+      unsure?: string;
+    };

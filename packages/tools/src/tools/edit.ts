@@ -8,6 +8,9 @@ import { fsErrorText, toolError, toolText } from "./result.js";
 
 // The diff shown to the model is capped; details keep the whole diff.
 const MAX_DIFF_CHARS = 20_000;
+// Myers' diff costs lines × edits: a 5,000-line rewrite took seconds on the event loop. Past this
+// many changed lines the diff is skipped and only counted.
+const MAX_DIFF_EDITS = 1_000;
 
 const replacement = z.object({
   oldText: z
@@ -61,6 +64,8 @@ export function editTool(ws: Workspace): BuiltinTool<Params, EditDetails> {
         const info = await stat(abs);
         if (info.isDirectory()) return toolError(`${rel} is a directory, not a file.`);
         if (!info.isFile()) return toolError(`${rel} is not a regular file.`);
+        const linked = ws.checkLinks(info, rel);
+        if (linked) return toolError(linked);
         const bytes = await readFile(abs);
         if (looksBinary(bytes.subarray(0, SNIFF_BYTES)))
           return toolError(`${rel} is a binary file; edit only changes text files.`);
@@ -85,7 +90,16 @@ export function editTool(ws: Workspace): BuiltinTool<Params, EditDetails> {
       const diff = createTwoFilesPatch(rel, rel, before, after, undefined, undefined, {
         context: 3,
         headerOptions: FILE_HEADERS_ONLY,
+        maxEditLength: MAX_DIFF_EDITS,
       });
+      if (diff === undefined) {
+        const counted = countedStats(before, located.edits);
+        const details: EditDetails = { path: rel, replacements: edits.length, diff: "", ...counted };
+        return toolText(
+          `Edited ${rel}: ${plural(edits.length, "replacement")} (-${counted.linesRemoved} +${counted.linesAdded} lines; the diff is too large to show). Read the file to check the result.`,
+          details,
+        );
+      }
       const details: EditDetails = { path: rel, replacements: edits.length, diff, ...diffStats(diff) };
       const shown =
         diff.length > MAX_DIFF_CHARS ? `${diff.slice(0, MAX_DIFF_CHARS)}\n[diff truncated]` : diff;
@@ -156,6 +170,20 @@ function lineAt(content: string, offset: number): number {
   let line = 1;
   for (let i = content.indexOf("\n"); i !== -1 && i < offset; i = content.indexOf("\n", i + 1)) line++;
   return line;
+}
+
+/** Line counts of the replacements themselves, for edits too large to diff. */
+function countedStats(
+  before: string,
+  edits: readonly Located[],
+): Pick<EditDetails, "linesAdded" | "linesRemoved" | "firstChangedLine"> {
+  const lines = (text: string) => (text === "" ? 0 : text.split("\n").length);
+  const first = Math.min(...edits.map((edit) => edit.start));
+  return {
+    linesAdded: edits.reduce((sum, edit) => sum + lines(edit.newText), 0),
+    linesRemoved: edits.reduce((sum, edit) => sum + lines(edit.oldText), 0),
+    firstChangedLine: lineAt(before, first),
+  };
 }
 
 function diffStats(diff: string): Pick<EditDetails, "linesAdded" | "linesRemoved" | "firstChangedLine"> {

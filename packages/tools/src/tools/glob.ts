@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import picomatch from "picomatch";
 import { z } from "zod";
+import { compileGlob } from "../glob-match.js";
 import type { BuiltinTool, GlobDetails } from "../types.js";
 import { walkFiles } from "../walk.js";
 import type { Workspace } from "../workspace.js";
@@ -39,10 +39,9 @@ export function globTool(
       } catch (error) {
         return toolError(fsErrorText(error, rel));
       }
-      const cleaned = pattern.replace(/^\.\//, "");
       let isMatch: (p: string) => boolean;
       try {
-        isMatch = picomatch(cleaned, { dot: true, basename: !cleaned.includes("/") });
+        isMatch = compileGlob(pattern);
       } catch (error) {
         return toolError(`Invalid glob pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`);
       }

@@ -1,7 +1,13 @@
+// Searches file contents with RE2 semantics (re2js, a linear-time engine: no pattern can make a
+// search take exponential time), yielding to the event loop as it goes so the process keeps
+// answering, and stopping when the call is aborted.
+
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import picomatch from "picomatch";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { RE2JS } from "re2js";
 import { z } from "zod";
+import { compileGlob } from "../glob-match.js";
 import { cutLine, formatBytes, looksBinary, plural, SNIFF_BYTES } from "../text.js";
 import type { BuiltinTool, GrepDetails, GrepMatch, SearchOptions } from "../types.js";
 import { type WalkedFile, walkFiles } from "../walk.js";
@@ -10,9 +16,16 @@ import { fsErrorText, toolError, toolText } from "./result.js";
 
 const MAX_LINE_CHARS = 500;
 const MAX_CONTEXT = 10;
+/** Characters searched between turns given back to the event loop. */
+const CHARS_PER_TURN = 256 * 1024;
 
 const parameters = z.object({
-  pattern: z.string().min(1).describe("JavaScript regular expression searched for in each line."),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      "Regular expression (RE2 syntax: like JavaScript's, without backreferences or lookaround) searched for in each line.",
+    ),
   path: z
     .string()
     .optional()
@@ -55,12 +68,15 @@ export function grepTool(
     async execute(args, { signal }) {
       const { pattern, path: input = ".", glob, ignoreCase = false, literal = false, context = 0 } = args;
       const limit = Math.min(args.limit ?? maxMatches, maxMatches);
-      let regex: RegExp;
+      let regex: RE2JS;
       try {
-        regex = new RegExp(literal ? escapeRegExp(pattern) : pattern, ignoreCase ? "i" : "");
+        regex = RE2JS.compile(
+          literal ? RE2JS.quote(pattern) : pattern,
+          ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
+        );
       } catch (error) {
         return toolError(
-          `Invalid regular expression: ${(error as Error).message}. Escape special characters or set literal: true.`,
+          `Invalid regular expression: ${(error as Error).message} (RE2 syntax: no backreferences or lookaround). Escape special characters or set literal: true.`,
         );
       }
       const resolved = await ws.resolve(input);
@@ -72,6 +88,7 @@ export function grepTool(
         const info = await stat(abs);
         if (info.isDirectory()) files = walkFiles(ws, abs, { signal });
         else if (!info.isFile()) return toolError(`${rel} is not a regular file or directory.`);
+        else if (ws.hidden(abs)) return toolError(`${rel} is hidden from reading by a permission rule.`);
         else {
           files = [{ abs, rel }];
           base = path.dirname(abs);
@@ -82,8 +99,7 @@ export function grepTool(
       let filter: ((p: string) => boolean) | undefined;
       if (glob) {
         try {
-          const cleaned = glob.replace(/^\.\//, "");
-          filter = picomatch(cleaned, { dot: true, basename: !cleaned.includes("/") });
+          filter = compileGlob(glob);
         } catch (error) {
           return toolError(`Invalid glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
         }
@@ -97,10 +113,11 @@ export function grepTool(
       for await (const file of files) {
         if (signal.aborted) return toolError("The search was aborted.");
         if (filter && !filter(path.relative(base, file.abs).split(path.sep).join("/"))) continue;
-        const lines = await textLines(file.abs, maxFileBytes);
+        const lines = await textLines(ws, file.abs, maxFileBytes);
         if (!lines) continue;
         filesSearched++;
-        const found = searchLines(lines, regex, limit - matches.length);
+        const found = await searchLines(lines, regex, limit - matches.length, signal);
+        if (signal.aborted) return toolError("The search was aborted.");
         if (found.lines.length > 0) {
           filesWithMatches++;
           for (const line of found.lines) {
@@ -114,6 +131,8 @@ export function grepTool(
           break;
         }
       }
+      // The walk ends quietly when aborted: say so rather than report a short result as complete.
+      if (signal.aborted) return toolError("The search was aborted.");
       const details: GrepDetails = {
         pattern,
         path: rel,
@@ -136,11 +155,11 @@ export function grepTool(
   };
 }
 
-/** The file's lines, or undefined for binary, oversized or unreadable files. */
-async function textLines(abs: string, maxBytes: number): Promise<string[] | undefined> {
+/** The file's lines, or undefined for binary, oversized, unreadable or hard-linked files. */
+async function textLines(ws: Workspace, abs: string, maxBytes: number): Promise<string[] | undefined> {
   try {
     const info = await stat(abs);
-    if (info.size > maxBytes) return undefined;
+    if (info.size > maxBytes || ws.checkLinks(info, abs) !== undefined) return undefined;
     const bytes = await readFile(abs);
     if (looksBinary(bytes.subarray(0, SNIFF_BYTES))) return undefined;
     const lines = bytes.toString("utf8").split(/\r?\n/);
@@ -151,14 +170,25 @@ async function textLines(abs: string, maxBytes: number): Promise<string[] | unde
   }
 }
 
-/** Indexes of matching lines, at most `room`; `more` says there were further matches. */
-function searchLines(
+/**
+ * Indexes of matching lines, at most `room`; `more` says there were further matches. Gives the
+ * event loop a turn every CHARS_PER_TURN characters, and stops early when aborted.
+ */
+async function searchLines(
   lines: readonly string[],
-  regex: RegExp,
+  regex: RE2JS,
   room: number,
-): { lines: number[]; more: boolean } {
+  signal: AbortSignal,
+): Promise<{ lines: number[]; more: boolean }> {
   const found: number[] = [];
+  let sinceTurn = 0;
   for (let i = 0; i < lines.length; i++) {
+    sinceTurn += lines[i]!.length;
+    if (sinceTurn >= CHARS_PER_TURN) {
+      sinceTurn = 0;
+      await nextTurn();
+      if (signal.aborted) break;
+    }
     if (!regex.test(lines[i]!)) continue;
     if (found.length === room) return { lines: found, more: true };
     found.push(i);
@@ -192,8 +222,4 @@ function formatBlocks(
   }
   if (current.length > 0) blocks.push(current.join("\n"));
   return blocks;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

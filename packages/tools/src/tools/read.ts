@@ -45,6 +45,8 @@ export function readTool(
         if (info.isDirectory()) return toolError(`${rel} is a directory, not a file. Use ls to list it.`);
         if (!info.isFile())
           return toolError(`${rel} is not a regular file (a device, socket or pipe); it is not read.`);
+        const linked = ws.checkLinks(info, rel);
+        if (linked) return toolError(linked);
         size = info.size;
       } catch (error) {
         return toolError(fsErrorText(error, rel));

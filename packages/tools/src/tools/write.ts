@@ -31,6 +31,8 @@ export function writeTool(ws: Workspace): BuiltinTool<z.infer<typeof parameters>
           const info = await stat(abs);
           if (info.isDirectory()) return toolError(`${rel} is a directory; give a file path.`);
           if (!info.isFile()) return toolError(`${rel} is not a regular file; it is not overwritten.`);
+          const linked = ws.checkLinks(info, rel);
+          if (linked) return toolError(linked);
         }
         await mkdir(path.dirname(abs), { recursive: true });
         const bytes = Buffer.byteLength(content);
