@@ -14,7 +14,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "./config.js";
-import { type OpenedSession, openSession } from "./transport.js";
+import { type OpenedSession, openSession, SessionStartError } from "./transport.js";
 
 export type McpServerState = "idle" | "starting" | "ready" | "restarting" | "failed" | "closed";
 
@@ -245,7 +245,9 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> 
   return tools;
 }
 
-function describeStartError(error: unknown, stderr: string): string {
+function describeStartError(failure: unknown, sessionStderr: string): string {
+  const error = failure instanceof SessionStartError ? failure.cause : failure;
+  const stderr = failure instanceof SessionStartError ? failure.stderr : sessionStderr;
   let message = error instanceof Error ? error.message : String(error);
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     message = `no answer to the MCP handshake (${message})`;

@@ -24,6 +24,17 @@ export interface OpenedSession {
   stderr: () => string;
 }
 
+/** A stdio server that did not come up, with what it wrote to stderr (often the reason). */
+export class SessionStartError extends Error {
+  override name = "SessionStartError";
+  constructor(
+    override readonly cause: unknown,
+    readonly stderr: string,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 export interface OpenOptions {
   /** Ceiling for the initialize handshake. */
   timeoutMs: number;
@@ -56,8 +67,12 @@ async function openStdio(config: StdioServerConfig, options: OpenOptions): Promi
   transport.stderr?.on("data", (chunk: Buffer) => {
     tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
   });
-  const client = await connect(transport, options);
-  return { client, transport: "stdio", stderr: () => tail.trim() };
+  try {
+    const client = await connect(transport, options);
+    return { client, transport: "stdio", stderr: () => tail.trim() };
+  } catch (error) {
+    throw new SessionStartError(error, tail.trim());
+  }
 }
 
 async function connect(transport: Transport, options: OpenOptions): Promise<Client> {
