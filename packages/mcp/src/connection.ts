@@ -14,7 +14,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "./config.js";
-import { type OpenedSession, openSession, SessionStartError } from "./transport.js";
+import { httpStatus, type OpenedSession, openSession, SessionStartError } from "./transport.js";
 
 export type McpServerState = "idle" | "starting" | "ready" | "restarting" | "failed" | "closed";
 
@@ -254,5 +254,7 @@ function describeStartError(failure: unknown, sessionStderr: string): string {
   } else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     message = `the server exited during startup (${message})`;
   }
+  const status = httpStatus(error);
+  if (status !== undefined) message = `HTTP ${status}: ${message}`;
   return stderr ? `${message}; stderr: ${stderr}` : message;
 }

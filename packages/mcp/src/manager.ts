@@ -74,25 +74,12 @@ export class McpManager {
   /** The tools of the servers that are up (or restarting), under their unique names. Starts the servers. */
   tools(): McpAgentTool[] {
     this.start();
-    if (this.cache) return this.cache;
-    const usable = this.connections.filter((c) => c.state === "ready" || c.state === "restarting");
-    const byServer = new Map(usable.map((c) => [c.name, c]));
-    const names = assignToolNames(
-      usable.flatMap((c) => c.tools.map((tool) => ({ server: c.name, tool: tool.name }))),
-    );
-    this.cache = names.map((assigned) => {
-      const connection = byServer.get(assigned.server)!;
-      const definition = connection.tools.find((tool) => tool.name === assigned.tool)!;
-      return createMcpTool(assigned.name, definition, connection, {
-        ...this.toolOptions,
-        nameNote: assigned.note,
-      });
-    });
-    return this.cache;
+    return this.currentTools();
   }
 
+  /** Every server's state and tools; does not start anything. */
   status(): McpServerStatus[] {
-    const tools = this.tools();
+    const tools = this.currentTools();
     return this.connections.map((c) => {
       const status: McpServerStatus = {
         name: c.name,
@@ -143,6 +130,24 @@ export class McpManager {
 
   async close(): Promise<void> {
     await Promise.all(this.connections.map((connection) => connection.close()));
+  }
+
+  private currentTools(): McpAgentTool[] {
+    if (this.cache) return this.cache;
+    const usable = this.connections.filter((c) => c.state === "ready" || c.state === "restarting");
+    const byServer = new Map(usable.map((c) => [c.name, c]));
+    const names = assignToolNames(
+      usable.flatMap((c) => c.tools.map((tool) => ({ server: c.name, tool: tool.name }))),
+    );
+    this.cache = names.map((assigned) => {
+      const connection = byServer.get(assigned.server)!;
+      const definition = connection.tools.find((tool) => tool.name === assigned.tool)!;
+      return createMcpTool(assigned.name, definition, connection, {
+        ...this.toolOptions,
+        nameNote: assigned.note,
+      });
+    });
+    return this.cache;
   }
 
   private changed(): void {

@@ -3,7 +3,7 @@
 // the server refuses streamable HTTP (a 4xx, as the MCP spec's backwards-compatibility advice says).
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   StreamableHTTPClientTransport,
@@ -100,6 +100,14 @@ function refusesStreamableHttp(error: unknown): boolean {
   if (!(error instanceof StreamableHTTPError)) return false;
   const code = error.code ?? 0;
   return code >= 400 && code < 500 && code !== 401 && code !== 403;
+}
+
+/** The HTTP status a remote transport failed with, if it did. */
+export function httpStatus(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError || error instanceof SseError) {
+    return error.code !== undefined && error.code > 0 ? error.code : undefined;
+  }
+  return undefined;
 }
 
 function none(): string {

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: these strings are the configuration's own ${VAR} syntax
 // Parsing the mcpServers format and merging the user, project and extra files. Every malformed
 // file or entry is a problem naming the file and the server; the good entries still load.
 

@@ -31,6 +31,7 @@ export const everythingBin = binOf("@modelcontextprotocol/server-everything");
 export const filesystemBin = binOf("@modelcontextprotocol/server-filesystem");
 export const memoryBin = binOf("@modelcontextprotocol/server-memory");
 export const faultServer = join(here, "fault-server.mjs");
+const authServer = join(here, "auth-server.mjs");
 
 export function fault(mode: "exit" | "hang" | "tools", env: Record<string, string> = {}): StdioServerConfig {
   return nodeServer(faultServer, [mode], env);
@@ -95,4 +96,22 @@ async function stopChild(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await exited;
+}
+
+/** The auth server next to this file: streamable HTTP that wants `Authorization: Bearer <token>`. */
+export async function startAuthServer(token: string): Promise<RunningHttpServer> {
+  const child = spawn(process.execPath, [authServer], {
+    env: { PATH: process.env.PATH ?? "", TOKEN: token },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\d+)/.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`auth server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => stopChild(child) };
 }
