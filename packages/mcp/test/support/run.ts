@@ -1,7 +1,13 @@
 // Runs the agent loop with a scripted model over the given tools and returns the run's events and
 // the results the tools gave.
 
-import { type AgentEvent, type AnyAgentTool, agentLoop, userMessage } from "@tern/agent";
+import {
+  type AgentEvent,
+  type AgentLoopConfig,
+  type AnyAgentTool,
+  agentLoop,
+  userMessage,
+} from "@tern/agent";
 import { createFaux, type FauxStep, type ToolResultMessage } from "@tern/ai";
 
 export interface ScriptedRun {
@@ -14,7 +20,7 @@ export interface ScriptedRun {
 export async function runScripted(
   tools: AnyAgentTool[],
   replies: FauxStep[],
-  config: { prepareNextTurn?: Parameters<typeof agentLoop>[2]["prepareNextTurn"] } = {},
+  config: Omit<AgentLoopConfig, "model"> = {},
 ): Promise<ScriptedRun> {
   const faux = createFaux({ replies });
   const stream = agentLoop([userMessage("go", 0)], { messages: [], tools }, { model: faux.model, ...config });
