@@ -132,6 +132,15 @@ export class McpServerConnection {
             "The call may or may not have taken effect.",
         );
       }
+      if (this.config.type !== "stdio" && !(error instanceof McpError) && !options.signal?.aborted) {
+        // A remote server that stopped answering (or forgot our session): connect again.
+        const reason = `the server could not be reached (${(error as Error)?.message ?? String(error)})`;
+        this.lost(this.generation, session, reason);
+        void session.client.close().catch(() => {});
+        throw new McpUnavailableError(
+          `MCP server "${this.name}": ${reason}; reconnecting. The call may or may not have taken effect.`,
+        );
+      }
       throw error;
     }
   }
@@ -186,12 +195,12 @@ export class McpServerConnection {
     }
   }
 
-  /** The connection closed under a ready server: restart it. */
-  private lost(generation: number, session: OpenedSession): void {
-    if (generation !== this.generation) return;
+  /** The connection closed (or stopped answering) under a ready server: restart it. */
+  private lost(generation: number, session: OpenedSession, reason?: string): void {
+    if (generation !== this.generation || this.session !== session) return;
     this.session = undefined;
     const stderr = session.stderr();
-    this.error = `the server went away${stderr ? ` (stderr: ${stderr})` : ""}`;
+    this.error = reason ?? `the server went away${stderr ? ` (stderr: ${stderr})` : ""}`;
     this.scheduleRestart();
   }
 

@@ -107,6 +107,25 @@ describe("MCP server faults", () => {
     expect(manager.status()[0]).toMatchObject({ state: "ready", restarts: 1 });
   });
 
+  it("a server that keeps dying is failed after the restart attempts, with the last reason", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "tern-mcp-")), "started");
+    const manager = manage(
+      { flaky: fault("once", { MARKER_FILE: marker }) },
+      { restart: { baseDelayMs: 10, maxAttempts: 3 } },
+    );
+    await manager.waitForStartup();
+    const [pid] = (
+      await runScripted(manager.tools(), [{ content: [fauxToolCall("mcp__flaky__pid", {}, "p")] }, "ok"])
+    ).results;
+    process.kill(Number(textOf(pid)), "SIGKILL");
+    await until(manager, () => state(manager, "flaky") === "failed");
+    const status = manager.status()[0]!;
+    expect(status).toMatchObject({ state: "failed", restarts: 3, tools: [] });
+    expect(status.error).toContain("cannot start again");
+    const run = await runScripted(manager.tools(), ["nothing to call"]);
+    expect(run.answer).toBe("nothing to call");
+  });
+
   it("a tool name clash between two servers is resolved deterministically and visibly", async () => {
     // "git.hub" and "git_hub" both sanitise to "git_hub".
     const manager = manage({ "git.hub": fault("tools"), git_hub: fault("tools") });

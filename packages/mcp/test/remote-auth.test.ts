@@ -39,6 +39,32 @@ describe("a remote server that wants a bearer token", () => {
     });
   });
 
+  it("a remote server that stops answering gives the call a clean error and is reconnected, then failed", async () => {
+    const own = await startAuthServer("t");
+    const manager = new McpManager(
+      { gone: { type: "http", url: own.url, headers: { Authorization: "Bearer t" } } },
+      { restart: { baseDelayMs: 10, maxAttempts: 2 } },
+    );
+    managers.push(manager);
+    await manager.waitForStartup();
+    const whoami = manager.tools()[0]!;
+    await own.stop();
+    const result = await whoami.execute(
+      {},
+      { signal: new AbortController().signal, toolCallId: "w", onUpdate: async () => {} },
+    );
+    expect(result).toMatchObject({ isError: true });
+    expect(String((result as { content: unknown }).content)).toMatch(
+      /"gone": the server could not be reached .*reconnecting/,
+    );
+    await new Promise<void>((resolve) => {
+      const check = () => manager.status()[0]!.state === "failed" && resolve();
+      manager.onChange(check);
+      check();
+    });
+    expect(manager.status()[0]).toMatchObject({ state: "failed", restarts: 2 });
+  });
+
   it("fails clearly without it", async () => {
     const manager = manage({});
     const [status] = await manager.waitForStartup();

@@ -2,15 +2,25 @@
 // Its first argument picks a behaviour:
 //   exit  - writes a reason to stderr and exits before the handshake
 //   hang  - never answers (a server stuck at start)
+//   once  - like tools the first time; exits at start on every later start (a crash loop)
 //   tools - a working server: pid, slow (progress, then waits until cancelled), fail,
 //           look (read-only), unlock (adds the tool "secret", which sends tools/list_changed)
-// MARKER_FILE (env): where `slow` writes "cancelled" when its request is cancelled.
-import { appendFileSync } from "node:fs";
+// MARKER_FILE (env): where `slow` writes "cancelled" when its request is cancelled, and what
+// `once` creates on its first start.
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 
 const mode = process.argv[2] ?? "tools";
+
+if (mode === "once") {
+  if (existsSync(process.env.MARKER_FILE)) {
+    process.stderr.write("fault-server: cannot start again\n");
+    process.exit(4);
+  }
+  writeFileSync(process.env.MARKER_FILE, "started\n");
+}
 
 if (mode === "exit") {
   process.stderr.write("fault-server: no API key configured\n");

@@ -33,7 +33,10 @@ export const memoryBin = binOf("@modelcontextprotocol/server-memory");
 export const faultServer = join(here, "fault-server.mjs");
 const authServer = join(here, "auth-server.mjs");
 
-export function fault(mode: "exit" | "hang" | "tools", env: Record<string, string> = {}): StdioServerConfig {
+export function fault(
+  mode: "exit" | "hang" | "once" | "tools",
+  env: Record<string, string> = {},
+): StdioServerConfig {
   return nodeServer(faultServer, [mode], env);
 }
 
