@@ -58,6 +58,8 @@ export class McpServerConnection {
   private timer: NodeJS.Timeout | undefined;
   private waiters: (() => void)[] = [];
   private refreshing: Promise<void> | undefined;
+  /** The client of the attempt in progress, so close() can end it. */
+  private connecting: Client | undefined;
   private readonly connectTimeoutMs: number;
   private readonly callTimeoutMs: number;
   private readonly restart: Required<RestartOptions>;
@@ -88,7 +90,7 @@ export class McpServerConnection {
 
   /** Resolves once the server is ready, failed or closed (or `signal` aborts). */
   settled(signal?: AbortSignal): Promise<void> {
-    if (!this.busy()) return Promise.resolve();
+    if (!this.busy() || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         signal?.removeEventListener("abort", done);
@@ -148,10 +150,12 @@ export class McpServerConnection {
   async close(): Promise<void> {
     this.generation++;
     clearTimeout(this.timer);
-    const session = this.session;
+    const clients = [this.session?.client, this.connecting];
     this.session = undefined;
+    this.connecting = undefined;
     this.setState("closed");
-    await session?.client.close().catch(() => {});
+    // Closing a client that is still connecting ends its handshake (and its child process) now.
+    await Promise.all(clients.map((client) => client?.close().catch(() => {})));
   }
 
   private busy(): boolean {
@@ -165,12 +169,15 @@ export class McpServerConnection {
     try {
       session = await openSession(this.config, {
         timeoutMs: this.connectTimeoutMs,
-        setup: (client) =>
+        setup: (client) => {
+          this.connecting = client;
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
             if (generation === this.generation) this.refreshTools(client);
-          }),
+          });
+        },
       });
       const tools = await listAllTools(session.client, this.connectTimeoutMs);
+      this.connecting = undefined;
       if (generation !== this.generation) {
         await session.client.close().catch(() => {});
         return;
@@ -185,7 +192,10 @@ export class McpServerConnection {
       this.setState("ready");
     } catch (error) {
       if (generation !== this.generation) return;
+      this.connecting = undefined;
       await session?.client.close().catch(() => {});
+      // Closed (or retried) while this attempt was cleaning up: that newer state stands.
+      if (generation !== this.generation) return;
       this.error = describeStartError(error, session?.stderr() ?? "");
       if (isRestart && ++this.failedRestarts < this.restart.maxAttempts) this.scheduleRestart();
       else {

@@ -2,6 +2,7 @@
 // killed in the middle of a call, two whose tool names clash, one whose tool list changes, and a
 // call aborted by the user. Each gives a clear state or a clean failed result, never a crash.
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +10,7 @@ import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpManager, type McpManagerOptions, type McpServerConfig } from "../src/index.js";
 import { runScripted, textOf } from "./support/run.js";
-import { fault } from "./support/servers.js";
+import { fault, faultServer, nodeServer } from "./support/servers.js";
 
 const managers: McpManager[] = [];
 afterEach(async () => {
@@ -73,6 +74,21 @@ describe("MCP server faults", () => {
     expect(manager.status().find((s) => s.name === "stuck")!.error).toContain(
       "no answer to the MCP handshake",
     );
+  });
+
+  it("close() while a server is still starting leaves it closed, not failed or restarting", async () => {
+    // The extra argument tells this test's process from other tests' hanging servers.
+    const manager = manage(
+      { stuck: nodeServer(faultServer, ["hang", CLOSE_TAG]) },
+      { startupTimeoutMs: 100 },
+    );
+    await manager.waitForStartup();
+    expect(state(manager, "stuck")).toBe("starting");
+    expect(hungChildren()).toHaveLength(1);
+    await manager.close();
+    expect(manager.status()).toMatchObject([{ name: "stuck", state: "closed", tools: [] }]);
+    // Its process is gone too (not left until the connect ceiling).
+    expect(hungChildren()).toEqual([]);
   });
 
   it("a server killed mid-call gives that call a clean error and is restarted", async () => {
@@ -207,6 +223,18 @@ describe("MCP server faults", () => {
     expect(readFileSync(marker, "utf8")).toBe("cancelled\n");
   });
 });
+
+const CLOSE_TAG = "close-test";
+
+/** Processes of this test worker running the close test's hanging server. */
+function hungChildren(): string[] {
+  const out = spawnSync("ps", ["-o", "pid=,args=", "--ppid", String(process.pid)], {
+    encoding: "utf8",
+  }).stdout;
+  return out
+    .split("\n")
+    .filter((line) => line.includes(faultServer) && line.trim().endsWith(`hang ${CLOSE_TAG}`));
+}
 
 async function waitForFile(path: string): Promise<void> {
   for (;;) {
