@@ -7,7 +7,7 @@ import type { AnyAgentTool, TurnPatch, TurnPreparation } from "@tern/agent";
 import type { McpServerConfig } from "./config.js";
 import { type ConnectionOptions, McpServerConnection, type McpServerState } from "./connection.js";
 import { assignToolNames } from "./names.js";
-import { createMcpTool, isMcpTool, type McpAgentTool, type McpToolOptions } from "./tool.js";
+import { createMcpTool, type McpAgentTool, type McpToolOptions } from "./tool.js";
 
 export interface McpManagerOptions extends ConnectionOptions, McpToolOptions {
   /** How long `waitForStartup` waits for each server; later servers' tools arrive after. Default 10 s. */
@@ -37,6 +37,8 @@ export class McpManager {
   private readonly startupTimeoutMs: number;
   private readonly toolOptions: McpToolOptions;
   private cache: McpAgentTool[] | undefined;
+  /** Every tool this manager handed out, to tell them from other tools in a turn's list. */
+  private readonly created = new WeakSet<AnyAgentTool>();
   private version = 0;
   private lastSeenVersion = -1;
 
@@ -119,7 +121,8 @@ export class McpManager {
     }
     if (this.version === this.lastSeenVersion) return undefined;
     this.lastSeenVersion = this.version;
-    const own: AnyAgentTool[] = turn.tools.filter((tool) => !isMcpTool(tool));
+    // Only this manager's tools are replaced: another manager's MCP tools stay.
+    const own: AnyAgentTool[] = turn.tools.filter((tool) => !this.created.has(tool));
     return { tools: [...own, ...this.tools()] };
   };
 
@@ -142,10 +145,12 @@ export class McpManager {
     this.cache = names.map((assigned) => {
       const connection = byServer.get(assigned.server)!;
       const definition = connection.tools.find((tool) => tool.name === assigned.tool)!;
-      return createMcpTool(assigned.name, definition, connection, {
+      const tool = createMcpTool(assigned.name, definition, connection, {
         ...this.toolOptions,
         nameNote: assigned.note,
       });
+      this.created.add(tool);
+      return tool;
     });
     return this.cache;
   }

@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { AnyAgentTool } from "@tern/agent";
 import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpManager, type McpManagerOptions, type McpServerConfig } from "../src/index.js";
@@ -188,10 +189,17 @@ describe("MCP server faults", () => {
 
   it("tools/list_changed during a call reaches the model on the next turn through prepareNextTurn", async () => {
     const manager = manage({ dyn: fault("tools") });
-    await manager.waitForStartup();
+    const other = manage({ other: fault("tools") });
+    await Promise.all([manager.waitForStartup(), other.waitForStartup()]);
     expect(manager.tools().map((tool) => tool.name)).not.toContain("mcp__dyn__secret");
+    const plain: AnyAgentTool = {
+      name: "plain",
+      description: "Not MCP",
+      parameters: {},
+      execute: () => "ok",
+    };
     const run = await runScripted(
-      manager.tools(),
+      [plain, ...manager.tools(), ...other.tools()],
       [
         { content: [fauxToolCall("mcp__dyn__unlock", {}, "u")] },
         { content: [fauxToolCall("mcp__dyn__secret", {}, "s")] },
@@ -199,7 +207,14 @@ describe("MCP server faults", () => {
       ],
       { prepareNextTurn: manager.prepareNextTurn },
     );
-    expect(run.requests[1]!.context.tools?.map((tool) => tool.name)).toContain("mcp__dyn__secret");
+    const names = run.requests[1]!.context.tools?.map((tool) => tool.name) ?? [];
+    expect(names).toContain("mcp__dyn__secret");
+    // Tools that are not this manager's stay, once each.
+    expect(names.filter((name) => name === "plain" || name === "mcp__other__echo")).toEqual([
+      "plain",
+      "mcp__other__echo",
+    ]);
+    expect(names.filter((name) => name === "mcp__dyn__echo")).toHaveLength(1);
     expect(textOf(run.results[1])).toBe("the secret is 42");
   });
 
