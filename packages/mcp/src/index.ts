@@ -1,0 +1,57 @@
+export {
+  APPROVALS_FILE,
+  type ApprovalStore,
+  configHash,
+  FileApprovalStore,
+  pendingApprovals,
+} from "./approval.js";
+export {
+  type McpConfigProblem,
+  type McpConfigScope,
+  type McpServerConfig,
+  type McpServerEntry,
+  type ParsedMcpConfig,
+  parseMcpConfig,
+  type RemoteServerConfig,
+  type StdioServerConfig,
+} from "./config.js";
+export {
+  type ConnectionOptions,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  type McpServerState,
+  McpUnavailableError,
+  type RestartOptions,
+} from "./connection.js";
+export { type McpResultDetails, toToolResult } from "./content.js";
+export {
+  defaultTernHome,
+  type LoadedMcpConfig,
+  type LoadMcpConfigOptions,
+  loadMcpConfig,
+  PROJECT_CONFIG_FILE,
+  USER_CONFIG_FILE,
+} from "./load-config.js";
+export {
+  DEFAULT_STARTUP_TIMEOUT_MS,
+  type McpChangeListener,
+  McpManager,
+  type McpManagerOptions,
+  type McpServerStatus,
+} from "./manager.js";
+export {
+  type AssignedToolName,
+  assignToolNames,
+  MAX_TOOL_NAME_LENGTH,
+  MCP_TOOL_PREFIX,
+  mcpToolName,
+  sanitizeNamePart,
+  type ToolNameRequest,
+} from "./names.js";
+export {
+  isMcpTool,
+  type McpAgentTool,
+  type McpToolInfo,
+  type McpToolKind,
+  type McpToolOptions,
+} from "./tool.js";
