@@ -3,6 +3,7 @@ import { contextBench } from "./context.js";
 import { providerParseBench } from "./provider-parse.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
+import { startupBench } from "./startup.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
@@ -20,6 +21,7 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "agent-loop": { title: "agent loop overhead (faux provider, zero delay)", run: agentLoopBench },
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
   session: { title: "session appends and load (10,000 entries)", run: sessionBench },
+  startup: { title: "tern start-up: --version and --help against bare node", run: startupBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
