@@ -1,5 +1,6 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
 import { contextBench } from "./context.js";
+import { extractJsonBench } from "./extract-json.js";
 import { providerParseBench } from "./provider-parse.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
@@ -22,6 +23,7 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
   session: { title: "session appends and load (10,000 entries)", run: sessionBench },
   startup: { title: "tern start-up: --version and --help against bare node", run: startupBench },
+  "extract-json": { title: "extractJson on adversarial brackets (linear work)", run: extractJsonBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
