@@ -2,7 +2,6 @@
 // process with plain `node` (Node 20 cannot run TypeScript).
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -28,7 +27,8 @@ function sourceStamp(): number {
 /** Builds once per change of the sources (shared by test processes); resolves with the bundle's path. */
 export function bundleServer(): Promise<string> {
   built ??= (async () => {
-    const dir = join(tmpdir(), "tern-server-bundle");
+    // Inside this clone: a directory in /tmp would be shared with other clones whose sources differ.
+    const dir = join(PACKAGES, "..", "node_modules", ".cache", "tern-server-bundle");
     const outfile = join(dir, `main-${sourceStamp()}.mjs`);
     if (existsSync(outfile)) return outfile;
     mkdirSync(dir, { recursive: true });
