@@ -64,7 +64,7 @@ describe("bash", () => {
     const ws = await workspace();
     // The sleep outlasts the test's timeout, so only the kill lets this finish; 2 s leaves a busy
     // machine ample time to print "begun" first.
-    const result = await ws.call("bash", { command: "echo begun; sleep 60", timeout: 2 });
+    const result = await ws.call("bash", { command: "echo begun; sleep 120", timeout: 2 });
     expect(result.isError).toBe(true);
     expect(result.text).toBe("begun\n\nThe command timed out after 2 s and was killed.");
     expect(result.details).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });

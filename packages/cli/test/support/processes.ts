@@ -14,7 +14,7 @@ export function running(pattern: string): boolean {
 }
 
 /** Resolves once `check()` is true; rejects naming `what` after `ceilingMs`. */
-export async function until(check: () => boolean, what: string, ceilingMs = 15_000): Promise<void> {
+export async function until(check: () => boolean, what: string, ceilingMs = 30_000): Promise<void> {
   const deadline = Date.now() + ceilingMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -94,7 +94,7 @@ export function spawnTern(args: string[], options: TernOptions = {}): TernProces
     get stderr() {
       return stderr;
     },
-    waitFor(pattern, stream = "stderr", timeoutMs = 15_000) {
+    waitFor(pattern, stream = "stderr", timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(test);
