@@ -3,7 +3,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts"],
-    testTimeout: 20_000,
+    // Ceilings for hangs only, never a speed check: on a loaded 2-core machine the slowest tests
+    // (many real tern processes in a row) take 15-20 s, so the ceiling sits well above that.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Two files at a time even on 2 cores: most tests wait on child processes and loopback I/O.
+    maxWorkers: 2,
     pool: "forks",
     // Builds the `tern` bundle once for the tests that spawn the real command.
     globalSetup: ["packages/cli/test/global-setup.ts"],

@@ -1,9 +1,11 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
 import { contextBench } from "./context.js";
+import { extractJsonBench } from "./extract-json.js";
 import { providerParseBench } from "./provider-parse.js";
 import { sandboxBench } from "./sandbox.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
+import { startupBench } from "./startup.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
@@ -21,6 +23,8 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "agent-loop": { title: "agent loop overhead (faux provider, zero delay)", run: agentLoopBench },
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
   session: { title: "session appends and load (10,000 entries)", run: sessionBench },
+  startup: { title: "tern start-up: --version and --help against bare node", run: startupBench },
+  "extract-json": { title: "extractJson on adversarial brackets (linear work)", run: extractJsonBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   sandbox: { title: "bash sandbox: per-call overhead of bubblewrap on `bash -c true`", run: sandboxBench },

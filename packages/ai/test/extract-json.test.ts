@@ -81,10 +81,10 @@ describe("extractJson", () => {
     expect([...extractJsonCandidates(text)]).toEqual([{ c: 3 }, [1, 2], { a: { b: 1 } }, { c: 3 }]);
   });
 
-  it("stays fast on many unbalanced brackets (gives up instead of scanning quadratically)", () => {
+  it("gives up on many unbalanced brackets instead of scanning each one to the end", () => {
+    // The value at the very end is past the scan budget: not finding it shows the scan gave up.
+    // How long this takes is measured by `npm run bench extract-json`.
     const text = `${"{[".repeat(40_000)}{"a": 1}`;
-    const started = performance.now();
     expect(extractJson(text)).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

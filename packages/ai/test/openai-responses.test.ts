@@ -664,7 +664,7 @@ describe("openai-responses failures", () => {
   it("abort before the first byte ends with aborted", async () => {
     server = await startLoopbackServer([{ kind: "hang" }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    void server.requestsReceived(1).then(() => controller.abort());
     const { message } = await run(model(server.baseUrl), hello, {
       apiKey: "sk-test",
       signal: controller.signal,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isContextOverflow } from "../src/errors.js";
 import "../src/providers/openai-completions.js"; // registers "openai-completions"
 import { stream } from "../src/stream.js";
@@ -9,6 +9,9 @@ import {
   type LoopbackServer,
   startLoopbackServer,
 } from "./support/sse-server.js";
+
+vi.mock("../src/delay.js", () => import("./support/delay-spy.js"));
+const { waits } = await import("./support/delay-spy.js");
 
 // Failures of the openai-completions provider through stream(), so retry and abort are the real ones.
 
@@ -53,6 +56,9 @@ const toolStream = completionsSse([
 ]);
 
 let server: LoopbackServer | undefined;
+beforeEach(() => {
+  waits.length = 0;
+});
 afterEach(async () => {
   vi.unstubAllEnvs();
   await server?.close();
@@ -61,12 +67,11 @@ afterEach(async () => {
 
 async function run(exchanges: Exchange[], options: StreamOptions = {}) {
   server = await startLoopbackServer(exchanges);
-  const started = Date.now();
   const s = stream(testModel(server.baseUrl), context, { apiKey: "test-key", ...options });
   const events: AssistantEvent[] = [];
   for await (const event of s) events.push(event);
   const message = await s.result();
-  return { message, events, elapsed: Date.now() - started, requests: server.requests };
+  return { message, events, requests: server.requests };
 }
 
 function text(message: AssistantMessage): string {
@@ -86,7 +91,7 @@ const fastRetry = { retry: { baseDelayMs: 1 } };
 
 describe("openai-completions failures through stream()", () => {
   it("waits for Retry-After on a 429, then returns the success without duplicated output", async () => {
-    const { message, events, elapsed, requests } = await run(
+    const { message, events, requests } = await run(
       [
         {
           kind: "json",
@@ -105,8 +110,8 @@ describe("openai-completions failures through stream()", () => {
       fastRetry, // backoff alone would wait ~1 ms: the second it waits comes from Retry-After
     );
     expect(requests).toHaveLength(2);
-    expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(3000);
+    // The one wait between the attempts is the server's second, not the ~1 ms backoff.
+    expect(waits).toEqual([1000]);
     expect(message.stopReason).toBe("stop");
     expect(message.content).toEqual([{ type: "text", text: "Hello there." }]);
     expect(message.usage.input).toBe(5);
@@ -195,9 +200,10 @@ describe("openai-completions failures through stream()", () => {
   it("ends with aborted at once when aborted mid-stream, keeping the partial text", async () => {
     const words = Array.from({ length: 10 }, (_, i) => `w${i} `);
     const body = completionsSse([...words.map((content) => chunk({ content })), chunk({}, "stop")]);
-    server = await startLoopbackServer([{ kind: "sse", body, chunks: eventBoundaries(body), delayMs: 100 }]);
+    // The server sends w0 and w1, then holds the stream open: only the abort can end this run.
+    const holdAfter = eventBoundaries(body)[1]!;
+    server = await startLoopbackServer([{ kind: "sse", body, chunks: eventBoundaries(body), holdAfter }]);
     const controller = new AbortController();
-    const started = Date.now();
     const s = stream(testModel(server.baseUrl), context, { apiKey: "test-key", signal: controller.signal });
     const events: AssistantEvent[] = [];
     for await (const event of s) {
@@ -205,7 +211,6 @@ describe("openai-completions failures through stream()", () => {
       if (event.type === "text_delta" && event.delta === "w1 ") controller.abort();
     }
     const message = await s.result();
-    expect(Date.now() - started).toBeLessThan(800); // the whole stream would take over a second
     expect(message.stopReason).toBe("aborted");
     expect(message.errorKind).toBe("aborted");
     expect(text(message)).toBe("w0 w1 ");
@@ -214,15 +219,14 @@ describe("openai-completions failures through stream()", () => {
   });
 
   it("ends with aborted fast when aborted before the first byte", async () => {
+    // The server never answers: only the abort, sent once the request has arrived, ends the run.
     server = await startLoopbackServer([{ kind: "hang" }]);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    void server.requestsReceived(1).then(() => controller.abort());
     const message = await stream(testModel(server.baseUrl), context, {
       apiKey: "test-key",
       signal: controller.signal,
     }).result();
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(message.stopReason).toBe("aborted");
     expect(message.errorKind).toBe("aborted");
     expect(message.content).toEqual([]);

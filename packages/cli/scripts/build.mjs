@@ -2,6 +2,8 @@
 // Bundles the `tern` command into packages/cli/dist with esbuild:
 //   dist/tern.js      the entry: argument fast paths (--version, --help), nothing heavy
 //   dist/tern-app.js  everything else, imported by tern.js only when a command needs it
+//   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
+// The bundles hold every dependency: the package installs with nothing to download.
 // Each file is written to a temporary name and renamed, so a test process that runs `tern` while
 // another one rebuilds never reads half a file. `--if-stale` skips the build when the bundle is
 // newer than every source file of the workspace packages.
@@ -13,6 +15,8 @@ const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(cliDir);
 const distDir = join(cliDir, "dist");
 const outputs = { main: join(distDir, "tern.js"), app: join(distDir, "tern-app.js") };
+const EXAMPLES = ["stats-bug"];
+const examplesDir = join(dirname(packagesDir), "examples");
 
 /** Newest modification time of any file under the packages' src directories (and this script). */
 function newestSource() {
@@ -24,6 +28,7 @@ function newestSource() {
       else newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
+  for (const example of EXAMPLES) walk(join(examplesDir, example));
   for (const name of readdirSync(packagesDir)) {
     const src = join(packagesDir, name, "src");
     try {
@@ -53,6 +58,41 @@ const appAsExternal = {
   },
 };
 
+/**
+ * Copies each example under dist/examples, file by file through a temporary name, so a demo
+ * running from another test process never sees a missing or half-written file.
+ */
+function copyExamples() {
+  const copy = (from, to) => {
+    mkdirSync(to, { recursive: true });
+    for (const entry of readdirSync(from, { withFileTypes: true })) {
+      if (entry.name === "node_modules") continue;
+      if (entry.isDirectory()) copy(join(from, entry.name), join(to, entry.name));
+      else {
+        const temp = join(to, `${entry.name}.${process.pid}.tmp`);
+        writeFileSync(temp, readFileSync(join(from, entry.name)));
+        renameSync(temp, join(to, entry.name));
+      }
+    }
+  };
+  for (const example of EXAMPLES) copy(join(examplesDir, example), join(distDir, "examples", example));
+}
+
+// Our sources load a few heavy CommonJS packages on first use with createRequire (mvdan-sh's parser
+// takes a few hundred ms to load). In the bundle that call becomes a plain require(), which esbuild
+// bundles and still runs lazily at the call site: the installed package has no node_modules.
+const LAZY_REQUIRE = "createRequire(import.meta.url)(";
+const lazyRequireBundled = {
+  name: "lazy-require-bundled",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.includes(LAZY_REQUIRE)) return undefined;
+      return { contents: source.replaceAll(LAZY_REQUIRE, "require("), loader: "ts" };
+    });
+  },
+};
+
 export async function build({ ifStale = false, quiet = false } = {}) {
   if (ifStale && !isStale()) return false;
   const esbuild = await import("esbuild");
@@ -79,6 +119,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       ...common,
       entryPoints: [join(cliDir, "src/app.ts")],
       outfile: outputs.app,
+      plugins: [lazyRequireBundled],
       // Bundled CommonJS dependencies call require() for Node built-ins.
       banner: {
         js: 'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);',
@@ -94,6 +135,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       renameSync(temp, file.path);
     }
   }
+  copyExamples();
   if (!quiet) process.stderr.write(`built ${outputs.main} and ${outputs.app}\n`);
   return true;
 }

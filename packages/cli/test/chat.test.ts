@@ -13,6 +13,7 @@ import {
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
+import { running, until } from "./support/processes.js";
 import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 import { Tmux, tmuxAvailable } from "./support/tmux.js";
 
@@ -96,22 +97,6 @@ terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow
   expect(await tmux.exitCode()).toBe(0);
   expect(tmux.capture()).toMatch(/session [0-9a-f]{8} saved · continue it with: tern chat --session/);
 });
-
-function running(pattern: string): boolean {
-  try {
-    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim() !== "";
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn", async () => {
   const home = tempDir();

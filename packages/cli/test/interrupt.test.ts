@@ -10,6 +10,7 @@ import {
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
+import { running, until } from "./support/processes.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -19,14 +20,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function running(pattern: string): boolean {
-  try {
-    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim() !== "";
-  } catch {
-    return false;
-  }
-}
 
 it("SIGINT mid-run exits 130 with the session saved, and sessions resume finishes it", async () => {
   const home = tempDir();
@@ -49,8 +42,7 @@ it("SIGINT mid-run exits 130 with the session saved, and sessions resume finishe
     { env, cwd: work },
   );
   await tern.waitFor(/▸ bash \$ sleep 9\.317/);
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  expect(running("sleep 9.317")).toBe(true);
+  await until(() => running("sleep 9.317"), "the command to start");
   tern.child.kill("SIGINT");
   const result = await tern.done;
   expect(result.code).toBe(130);
@@ -93,8 +85,7 @@ it("after a crash (SIGKILL) sessions resume repairs the run and continues it", a
   });
   const tern = spawnTern(["run", "--allow-tool", "bash(sleep:*)", "--json", "wait"], { env, cwd: work });
   await tern.waitFor(/"type":"tool_execution_start"/, "stdout");
-  for (let i = 0; i < 100 && !running("sleep 8.519"); i++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  await until(() => running("sleep 8.519"), "the command to start");
   tern.child.kill("SIGKILL");
   await tern.done;
   // The killed process could not kill its command itself, but the sandbox dies with its parent.

@@ -75,7 +75,7 @@ describe("@github/copilot-sdk against tern serve --rpc-port", () => {
     const events: SessionEvent[] = [];
     session.on((event) => events.push(event));
 
-    const reply = await session.sendAndWait({ prompt: "Weather in Paris?" }, 10_000);
+    const reply = await session.sendAndWait({ prompt: "Weather in Paris?" }, 30_000);
     expect(reply?.data.content).toBe("It is sunny in Paris.");
     expect(toolCalls).toEqual([{ city: "Paris" }]);
     expect(permissions).toEqual([
@@ -139,7 +139,7 @@ describe("@github/copilot-sdk against tern serve --rpc-port", () => {
     });
     expect(history.some((e) => e.ephemeral)).toBe(false);
 
-    const again = await resumed.sendAndWait({ prompt: "And now?" }, 10_000);
+    const again = await resumed.sendAndWait({ prompt: "And now?" }, 30_000);
     expect(again?.data.content).toBe("You asked 2 questions.");
     // The session's own log: persisted events only, the server's among them.
     const logged = new Set((await env.engine.history(id)).map((entry) => entry.event.type));
@@ -180,7 +180,7 @@ describe("@github/copilot-sdk against tern serve --rpc-port", () => {
     const users: unknown[] = [];
     session.on("user.message", (event) => users.push(event.data));
     const started = new Promise<void>((resolve) => session.on("external_tool.requested", () => resolve()));
-    const done = session.sendAndWait({ prompt: "first" }, 10_000);
+    const done = session.sendAndWait({ prompt: "first" }, 30_000);
     await started;
     await session.send({ prompt: "steer now", mode: "immediate" });
     await session.send({ prompt: "later", mode: "enqueue" });
@@ -212,7 +212,7 @@ describe("@github/copilot-sdk against tern serve --rpc-port", () => {
     const events: SessionEvent[] = [];
     session.on((event) => events.push(event));
     session.on("external_tool.requested", () => void session.abort());
-    await session.sendAndWait({ prompt: "Lima?" }, 10_000);
+    await session.sendAndWait({ prompt: "Lima?" }, 30_000);
     const tail = events.filter((e) => !e.ephemeral || e.type === "session.idle").map((e) => e.type);
     expect(tail.slice(-4)).toEqual([
       "external_tool.completed",
@@ -235,7 +235,7 @@ describe("@github/copilot-sdk against tern serve --rpc-port", () => {
       tools: [weatherTool(toolCalls)],
       onPermissionRequest: () => ({ kind: "reject", feedback: "not today" }),
     });
-    const reply = await session.sendAndWait({ prompt: "Rome?" }, 10_000);
+    const reply = await session.sendAndWait({ prompt: "Rome?" }, 30_000);
     expect(reply?.data.content).toBe("I may not look.");
     expect(toolCalls).toEqual([]);
     const result = env.faux.requests[1]!.context.messages.at(-1);

@@ -1,6 +1,9 @@
 // Real child processes run agents that persist through the file store and are killed with SIGKILL
-// at random moments. Afterwards every file loads, every message the child saw written is there,
-// and every interrupted run resumes to completion in this process.
+// at random points of their runs. Afterwards every file loads, every message the child saw written
+// is there, and every interrupted run resumes to completion in this process.
+// Kills are placed by what the child has done (after its n-th written message), never by a clock,
+// and the test keeps killing until it has the kills it needs, so a slow machine only makes it
+// take longer.
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +19,17 @@ import { tempHome } from "./support/helpers.js";
 import { REPO_ROOT } from "./support/spawn.js";
 
 const KILLS = Number(process.env.TERN_CRASH_KILLS ?? 50);
+/** At least this many kills must land mid-run (the session needs a continue after repair). */
+const MIN_CONTINUED = Math.ceil(KILLS / 5);
+/** A generous cap: kills placed after a written message nearly always land mid-run. */
+const MAX_KILLS = KILLS * 4;
+/** A child is killed after its n-th written message, n in 1..this (its first sessions). */
+const MAX_MESSAGES_BEFORE_KILL = 30;
+/** Then after up to this many ms more, so the kill also lands inside writes and tool calls. */
+const MAX_JITTER_MS = 4;
 const CONCURRENCY = 4;
+/** Ceiling for a hang; the work itself takes a fraction of this even on a busy machine. */
+const CEILING_MS = 300_000;
 const CHILD = fileURLToPath(new URL("./support/crash-child.ts", import.meta.url));
 const home = tempHome("tern-crash-");
 afterAll(() => home.cleanup());
@@ -55,8 +68,13 @@ interface ChildLog {
   done: Set<string>;
 }
 
-/** Runs one child, kills it `afterMs` after it is ready, and returns what it printed. */
-function runAndKill(command: string[], seed: number, afterMs: number): Promise<ChildLog> {
+/** Runs one child, kills it `jitterMs` after its `afterMessages`-th written message, returns what it printed. */
+function runAndKill(
+  command: string[],
+  seed: number,
+  afterMessages: number,
+  jitterMs: number,
+): Promise<ChildLog> {
   const log: ChildLog = { sessions: [], messages: new Map(), done: new Set() };
   const child: ChildProcess = spawn(process.execPath, [...command, home.home, String(seed)], {
     cwd: REPO_ROOT,
@@ -64,6 +82,7 @@ function runAndKill(command: string[], seed: number, afterMs: number): Promise<C
   });
   let buffer = "";
   let stderr = "";
+  let written = 0;
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
@@ -74,12 +93,13 @@ function runAndKill(command: string[], seed: number, afterMs: number): Promise<C
       buffer = lines.pop()!;
       for (const line of lines) {
         const [kind, id, entry] = line.split(" ");
-        if (kind === "ready") setTimeout(() => child.kill("SIGKILL"), afterMs);
-        else if (kind === "session") {
+        if (kind === "session") {
           log.sessions.push(id!);
           log.messages.set(id!, []);
-        } else if (kind === "message") log.messages.get(id!)!.push(entry!);
-        else if (kind === "done") log.done.add(id!);
+        } else if (kind === "message") {
+          log.messages.get(id!)!.push(entry!);
+          if (++written === afterMessages) setTimeout(() => child.kill("SIGKILL"), jitterMs);
+        } else if (kind === "done") log.done.add(id!);
       }
     });
     child.once("exit", (_code, signal) => {
@@ -90,76 +110,80 @@ function runAndKill(command: string[], seed: number, afterMs: number): Promise<C
 }
 
 describe("crash safety", () => {
-  it(`survives ${KILLS} SIGKILLs at random moments: files load, printed messages are there, runs resume`, async () => {
-    const command = await childArgs();
-    const logs: ChildLog[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < KILLS) {
-        const seed = ++next;
-        // Kill delays spread over roughly the first few sessions of each child.
-        logs.push(
-          await runAndKill(command, (seed * 2654435761) % 2147483647, Math.floor(Math.random() * 350)),
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    expect(logs).toHaveLength(KILLS);
+  it(
+    `survives ${KILLS} SIGKILLs at random points: files load, printed messages are there, runs resume`,
+    async () => {
+      const command = await childArgs();
+      const store = new FileSessionStore({ home: home.home, fsync: "never" });
+      const seen = { kills: 0, printedMessages: 0, repairedCalls: 0, continued: 0 };
+      const enough = () => seen.kills >= KILLS && seen.continued >= MIN_CONTINUED && seen.repairedCalls > 0;
 
-    const store = new FileSessionStore({ home: home.home, fsync: "never" });
-    const listed = new Set((await store.list()).map((summary) => summary.id));
-    let printedMessages = 0;
-    let repairedCalls = 0;
-    let continued = 0;
-    let complete = 0;
-    let withMessages = 0;
-    for (const log of logs) {
-      for (const id of log.sessions) {
-        expect(listed.has(id)).toBe(true);
-        // Every file loads, with no damage reported (a kill never tears a line: each is one write).
-        const loaded = await store.load(id);
-        expect(loaded.warnings).toEqual([]);
-        const written = new Set(loaded.entries().map((entry) => entry.id));
-        for (const entryId of log.messages.get(id)!) {
-          expect(written.has(entryId)).toBe(true);
-          printedMessages++;
-        }
+      const sessions: string[] = [];
+      /** Checks one killed child's sessions: each loads undamaged and resumes to completion. */
+      const verify = async (log: ChildLog) => {
+        for (const id of log.sessions) {
+          sessions.push(id);
+          // Every file loads, with no damage reported (a kill never tears a line: each is one write).
+          const loaded = await store.load(id);
+          expect(loaded.warnings).toEqual([]);
+          const written = new Set(loaded.entries().map((entry) => entry.id));
+          for (const entryId of log.messages.get(id)!) {
+            expect(written.has(entryId)).toBe(true);
+            seen.printedMessages++;
+          }
 
-        // Resume: repair, then continue with a fresh scripted model until the run completes.
-        const resumed = await resumeSession(store, id);
-        repairedCalls += resumed.repair.appended.length;
-        for (const appended of resumed.repair.appended)
-          expect(appended.content).toEqual([{ type: "text", text: INTERRUPTED_RESULT }]);
-        if (resumed.needsContinue) {
-          continued++;
-          const faux = createFaux({ replies: ["resumed to completion"] });
-          const { agent } = createSessionAgent(resumed.session, { model: faux.model, tools: [slowEcho()] });
-          const run = await agent.continue();
-          expect(run.stopReason).toBe("stop");
-          expect(faux.requests[0]!.context.messages.at(-1)!.role).not.toBe("assistant");
+          // Resume: repair, then continue with a fresh scripted model until the run completes.
+          const resumed = await resumeSession(store, id);
+          seen.repairedCalls += resumed.repair.appended.length;
+          for (const appended of resumed.repair.appended)
+            expect(appended.content).toEqual([{ type: "text", text: INTERRUPTED_RESULT }]);
+          if (resumed.needsContinue) {
+            seen.continued++;
+            const faux = createFaux({ replies: ["resumed to completion"] });
+            const { agent } = createSessionAgent(resumed.session, { model: faux.model, tools: [slowEcho()] });
+            const run = await agent.continue();
+            expect(run.stopReason).toBe("stop");
+            expect(faux.requests[0]!.context.messages.at(-1)!.role).not.toBe("assistant");
+          }
+          const messages = resumed.session.buildContext().messages as Message[];
+          await resumed.session.close();
+          expect(transcriptProblems(messages)).toEqual([]);
+          if (messages.length > 0) {
+            const last = messages.at(-1)!;
+            expect(last.role).toBe("assistant");
+            expect(last.role === "assistant" && last.stopReason).toBe("stop");
+          }
+          // What the resumed run wrote is itself a valid file.
+          expect((await store.load(id)).warnings).toEqual([]);
         }
-        const messages = resumed.session.buildContext().messages as Message[];
-        await resumed.session.close();
-        expect(transcriptProblems(messages)).toEqual([]);
-        if (messages.length > 0) {
-          withMessages++;
-          const last = messages.at(-1)!;
-          expect(last.role).toBe("assistant");
-          expect(last.role === "assistant" && last.stopReason).toBe("stop");
-          complete++;
+      };
+
+      let started = 0;
+      const worker = async () => {
+        while (!enough() && started < MAX_KILLS) {
+          const n = ++started;
+          const seed = (n * 2654435761) % 2147483647;
+          const afterMessages = 1 + (seed % MAX_MESSAGES_BEFORE_KILL);
+          const jitterMs = Math.floor(Math.random() * (MAX_JITTER_MS + 1));
+          const log = await runAndKill(command, seed, afterMessages, jitterMs);
+          seen.kills++;
+          await verify(log);
         }
-        // What the resumed run wrote is itself a valid file.
-        expect((await store.load(id)).warnings).toEqual([]);
-      }
-    }
-    // The kills must have landed in the middle of runs, not only between them.
-    expect(printedMessages).toBeGreaterThan(KILLS);
-    expect(continued).toBeGreaterThan(KILLS / 5);
-    expect(repairedCalls).toBeGreaterThan(0);
-    expect(complete).toBe(withMessages);
-    console.log(
-      `crash test: ${KILLS} kills, ${listed.size} sessions, ${printedMessages} printed messages found, ` +
-        `${continued} runs continued, ${repairedCalls} tool calls repaired`,
-    );
-  }, 120_000);
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+
+      // Listed once every child is dead (a live child may be writing a file the listing reads).
+      const listed = new Set((await store.list()).map((summary) => summary.id));
+      expect(sessions.filter((id) => !listed.has(id))).toEqual([]);
+      // Reached before the cap: the kills landed in the middle of runs, not only between them.
+      expect(seen.kills).toBeGreaterThanOrEqual(KILLS);
+      expect(seen.continued).toBeGreaterThanOrEqual(MIN_CONTINUED);
+      expect(seen.repairedCalls).toBeGreaterThan(0);
+      console.log(
+        `crash test: ${seen.kills} kills, ${sessions.length} sessions, ${seen.printedMessages} printed messages found, ` +
+          `${seen.continued} runs continued, ${seen.repairedCalls} tool calls repaired`,
+      );
+    },
+    CEILING_MS,
+  );
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspace } from "./support.js";
@@ -17,6 +17,17 @@ function groupMembers(pgid: number): number[] {
 
 /** The process-group tests read host pids ($$), so they run unsandboxed; sandbox.test.ts covers the sandbox. */
 const OFF = { sandbox: { profile: "off" } } as const;
+
+/** Polls until `probe` gives a value; `ms` is only a ceiling for a hang, generous for a busy machine. */
+async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe("bash", () => {
   it("runs in the workspace root and reports exit code 0", async () => {
@@ -55,11 +66,11 @@ describe("bash", () => {
 
   it("kills the command at its timeout", async () => {
     const ws = await workspace();
-    const started = Date.now();
-    const result = await ws.call("bash", { command: "echo begun; sleep 20", timeout: 0.3 });
-    expect(Date.now() - started).toBeLessThan(3000);
+    // The sleep outlasts the test's timeout, so only the kill lets this finish; 2 s leaves a busy
+    // machine ample time to print "begun" first.
+    const result = await ws.call("bash", { command: "echo begun; sleep 120", timeout: 2 });
     expect(result.isError).toBe(true);
-    expect(result.text).toBe("begun\n\nThe command timed out after 0.3 s and was killed.");
+    expect(result.text).toBe("begun\n\nThe command timed out after 2 s and was killed.");
     expect(result.details).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });
   });
 
@@ -78,7 +89,15 @@ describe("bash", () => {
 
   it("streams progress updates while the command runs", async () => {
     const ws = await workspace();
-    const result = await ws.call("bash", { command: "echo first; sleep 0.8; echo second" });
+    // "second" waits for a file the test writes once the first update has arrived, so that update
+    // holds "first" alone however slow the machine is.
+    const go = path.join(ws.root, "go");
+    const result = await ws.call(
+      "bash",
+      { command: "echo first; while [ ! -e go ]; do sleep 0.05; done; echo second" },
+      undefined,
+      () => void writeFile(go, ""),
+    );
     expect(result.text).toBe("first\nsecond\n\nExit code: 0");
     expect(result.updates.length).toBeGreaterThanOrEqual(1);
     expect(result.updates[0]!.content).toBe("first\n");

@@ -37,7 +37,12 @@ export interface Workspace {
   /** A sibling directory outside the root, holding secret.txt. */
   outside: string;
   tools: AnyBuiltinTool[];
-  call: (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<Result>;
+  call: (
+    name: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    onUpdate?: (update: AgentToolResult) => void,
+  ) => Promise<Result>;
 }
 
 export interface Result {
@@ -59,7 +64,12 @@ export async function workspace(
   await files(outside, { "secret.txt": "TOP SECRET\n" });
   await files(root, tree);
   const tools = createTools({ root, ...options });
-  return { root, outside, tools, call: (name, args, signal) => callTool(tools, name, args, signal) };
+  return {
+    root,
+    outside,
+    tools,
+    call: (name, args, signal, onUpdate) => callTool(tools, name, args, signal, onUpdate),
+  };
 }
 
 export async function callTool(
@@ -67,6 +77,8 @@ export async function callTool(
   name: string,
   args: Record<string, unknown>,
   signal: AbortSignal = new AbortController().signal,
+  /** Sees each update as it arrives (they are also returned in `updates`). */
+  onUpdate?: (update: AgentToolResult) => void,
 ): Promise<Result> {
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
@@ -78,7 +90,9 @@ export async function callTool(
     signal,
     toolCallId: "test-call",
     onUpdate: async (partial) => {
-      updates.push(typeof partial === "string" ? { content: partial } : partial);
+      const update = typeof partial === "string" ? { content: partial } : partial;
+      updates.push(update);
+      onUpdate?.(update);
     },
   });
   if (raw === undefined || typeof raw === "string")

@@ -12,6 +12,8 @@ export type Exchange =
       status?: number;
       headers?: Record<string, string>;
       cutAfter?: number;
+      /** Stop writing at this byte offset and hold the response open until the client goes away. */
+      holdAfter?: number;
       delayMs?: number;
     }
   | { kind: "json"; status: number; body: unknown; headers?: Record<string, string> }
@@ -31,6 +33,7 @@ export interface RecordedRequest {
 export async function startLoopbackServer(exchanges: Exchange[] = []) {
   const queue = [...exchanges];
   const requests: RecordedRequest[] = [];
+  const waiting = new Set<() => void>();
   const open = new Set<ServerResponse>();
   const server: Server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -39,6 +42,7 @@ export async function startLoopbackServer(exchanges: Exchange[] = []) {
       body = JSON.parse(raw);
     } catch {}
     requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+    for (const check of [...waiting]) check();
     const exchange = queue.shift();
     if (!exchange) {
       res.writeHead(500, { "content-type": "application/json" });
@@ -59,7 +63,7 @@ export async function startLoopbackServer(exchanges: Exchange[] = []) {
       ...exchange.headers,
     });
     const bytes = Buffer.from(exchange.body, "utf8");
-    const end = exchange.cutAfter ?? bytes.length;
+    const end = exchange.cutAfter ?? exchange.holdAfter ?? bytes.length;
     const cuts = [...(exchange.chunks ?? []).filter((c) => c > 0 && c < end), end].sort((a, b) => a - b);
     let from = 0;
     for (const to of cuts) {
@@ -69,6 +73,8 @@ export async function startLoopbackServer(exchanges: Exchange[] = []) {
       from = to;
       if (exchange.delayMs) await new Promise((r) => setTimeout(r, exchange.delayMs));
     }
+    // A held stream stays open (closed by the client, or by close()).
+    if (exchange.holdAfter !== undefined) return;
     // A cut stream ends the socket without the rest of the body: the client sees a truncated response.
     if (exchange.cutAfter !== undefined) res.socket?.destroy();
     else res.end();
@@ -79,6 +85,17 @@ export async function startLoopbackServer(exchanges: Exchange[] = []) {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     push: (...more: Exchange[]) => queue.push(...more),
+    /** Resolves once `count` requests have arrived (the test's timeout is the ceiling). */
+    requestsReceived: (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (requests.length < count) return;
+          waiting.delete(check);
+          resolve();
+        };
+        waiting.add(check);
+        check();
+      }),
     close: async () => {
       for (const res of open) res.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -112,7 +112,11 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
   say(`${style.bold("The session is saved.")} Replay it:   tern sessions show ${id}`);
   say(`                     List them:   tern sessions ls --all`);
   say(`The fixed copy stays in ${project}`);
-  say(style.dim("(In the repository, `tern` is `npx tern` or `node packages/cli/dist/tern.js`.)"));
+  say(
+    style.dim(
+      "(Not installed? In a clone, `tern` is `npm run tern --`; the README shows how to install it.)",
+    ),
+  );
   say();
   say(`${style.bold("The same with a real model,")} in any project (see the README for details):`);
   say(`  OpenAI      export OPENAI_API_KEY=sk-...;   tern run "the tests fail; find the bug and fix it"`);

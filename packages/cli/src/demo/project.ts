@@ -1,8 +1,9 @@
 // The example project the demo works on: found next to the package (examples/ at the repository
-// root), copied to a fresh temporary directory so the original never changes.
+// root, or dist/examples in a built or installed package), copied to a fresh temporary directory
+// so the original never changes.
 import { cpSync, existsSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CliError } from "../cli/errors.js";
 
@@ -26,6 +27,10 @@ export function findExample(name = EXAMPLE, from = dirname(fileURLToPath(import.
 export function copyExample(source: string): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "tern-demo-")));
   const target = join(root, EXAMPLE);
-  cpSync(source, target, { recursive: true, filter: (path) => !path.includes("node_modules") });
+  // Only the project's own node_modules is skipped: an installed copy lives inside one.
+  cpSync(source, target, {
+    recursive: true,
+    filter: (path) => !relative(source, path).split(sep).includes("node_modules"),
+  });
   return target;
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const CLI_DIR = fileURLToPath(new URL("../../", import.meta.url));
 export const TERN_JS = join(CLI_DIR, "dist", "tern.js");
+export const REPO_ROOT = join(CLI_DIR, "..", "..");
 const BUILD_SCRIPT = join(CLI_DIR, "scripts", "build.mjs");
 
 /** Builds the bundle unless it is newer than every source file (global setup builds it once). */

@@ -53,11 +53,16 @@ export interface TernProcess {
   done: Promise<TernResult>;
 }
 
-export function spawnTern(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
-): TernProcess {
-  const child = spawn(process.execPath, [TERN_JS, ...args], {
+/** Options of a tern child; `entry` runs another copy of the entry file than the built one. */
+export interface TernOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  input?: string;
+  entry?: string;
+}
+
+export function spawnTern(args: string[], options: TernOptions = {}): TernProcess {
+  const child = spawn(process.execPath, [options.entry ?? TERN_JS, ...args], {
     env: options.env ?? ternEnv(),
     cwd: options.cwd ?? process.cwd(),
     stdio: ["pipe", "pipe", "pipe"],
@@ -89,7 +94,7 @@ export function spawnTern(
     get stderr() {
       return stderr;
     },
-    waitFor(pattern, stream = "stderr", timeoutMs = 10_000) {
+    waitFor(pattern, stream = "stderr", timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(test);
@@ -114,9 +119,6 @@ export function spawnTern(
   };
 }
 
-export function runTern(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
-): Promise<TernResult> {
+export function runTern(args: string[], options: TernOptions = {}): Promise<TernResult> {
   return spawnTern(args, options).done;
 }

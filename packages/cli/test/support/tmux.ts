@@ -65,7 +65,7 @@ export class Tmux {
     return this.tmux("display-message", "-p", "-t", this.session, "#{pane_title}").trim();
   }
 
-  async waitFor(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+  async waitFor(pattern: RegExp, timeoutMs = 30_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const screen = this.capture();
@@ -75,7 +75,7 @@ export class Tmux {
     }
   }
 
-  async exitCode(timeoutMs = 10_000): Promise<number> {
+  async exitCode(timeoutMs = 30_000): Promise<number> {
     const file = join(this.dir, "exit-code");
     const deadline = Date.now() + timeoutMs;
     while (!existsSync(file) || readFileSync(file, "utf8").trim() === "") {

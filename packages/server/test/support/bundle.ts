@@ -3,7 +3,6 @@
 // test (or the official Copilot SDK) can start it as one file with plain `node`.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -17,7 +16,8 @@ export function bundleServer(): Promise<string> {
     execFileSync(process.execPath, [join(CLI_DIR, "scripts", "build.mjs"), "--if-stale", "--quiet"], {
       stdio: "inherit",
     });
-    const dir = join(tmpdir(), "tern-server-launcher");
+    // Inside this clone: a launcher in /tmp would be shared with other clones whose bundles differ.
+    const dir = join(CLI_DIR, "..", "..", "node_modules", ".cache", "tern-server-launcher");
     mkdirSync(dir, { recursive: true });
     const launcher = join(dir, "tern-serve.mjs");
     const text = `process.argv.splice(2, 0, "serve");\nawait import(${JSON.stringify(pathToFileURL(TERN_JS).href)});\n`;
