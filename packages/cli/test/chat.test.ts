@@ -1,7 +1,3 @@
-// `tern chat` in a real pseudo-terminal (tmux): while a slow tool runs, Enter sends a steering
-// message and Alt+Enter a follow-up; the model receives each at its place in the transcript.
-// Permission questions and Ctrl-C; /compact with nothing to do leaves no spinner behind.
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, expect, it } from "vitest";

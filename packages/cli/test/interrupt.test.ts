@@ -1,6 +1,3 @@
-// Ctrl-C: SIGINT in the middle of a run aborts it cleanly (the running command's process group is
-// killed), saves the session and exits 130; `tern sessions resume` then finishes the task.
-import { execFileSync } from "node:child_process";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import {
   contentText,

@@ -18,17 +18,6 @@ function groupMembers(pgid: number): number[] {
 /** The process-group tests read host pids ($$), so they run unsandboxed; sandbox.test.ts covers the sandbox. */
 const OFF = { sandbox: { profile: "off" } } as const;
 
-/** Polls until `probe` gives a value; `ms` is only a ceiling for a hang, generous for a busy machine. */
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe("bash", () => {
   it("runs in the workspace root and reports exit code 0", async () => {
     const ws = await workspace({ "a.txt": "hello\n" });

@@ -35,7 +35,7 @@ export function hostProcesses(argv: readonly string[]): number[] {
 /** Polls `probe` until it returns a value; the ceiling only stops a hang. */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined> | T | undefined,
-  ms = 10_000,
+  ms = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
