@@ -3,10 +3,12 @@ import { contextBench } from "./context.js";
 import { providerParseBench } from "./provider-parse.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
+import { sessionListBench } from "./session-list.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
 import { manyToolsBench } from "./workloads/many-tools.js";
+import { scalingBench } from "./workloads/scaling.js";
 import { versionsBench } from "./workloads/versions.js";
 
 export type Rows = Record<string, string | number>[];
@@ -19,7 +21,8 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   },
   "agent-loop": { title: "agent loop overhead (faux provider, zero delay)", run: agentLoopBench },
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
-  session: { title: "session appends and load (10,000 entries)", run: sessionBench },
+  session: { title: "session appends and load (10,000 and 100,000 entries)", run: sessionBench },
+  "session-list": { title: "session listing (1,000 sessions of ~164 KB)", run: sessionListBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
@@ -30,5 +33,9 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "peers-concurrency": {
     title: "peers 4: concurrency (1,000 sessions, paced server)",
     run: concurrencyBench,
+  },
+  "peers-scaling": {
+    title: "peers 5: scaling (transcript growth, 1-char-chunk arguments, 2 MiB tool result)",
+    run: scalingBench,
   },
 };
