@@ -9,7 +9,6 @@
 import { RUNTIMES, type RuntimeId } from "../peers/runtimes.js";
 import type { WorkloadId } from "../peers/script.js";
 import {
-  type BenchServer,
   type Metrics,
   progress,
   runWorker,
