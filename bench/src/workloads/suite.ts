@@ -8,13 +8,7 @@
 
 import { RUNTIMES, type RuntimeId } from "../peers/runtimes.js";
 import type { WorkloadId } from "../peers/script.js";
-import {
-  type Metrics,
-  progress,
-  runWorker,
-  startServer,
-  type WorkerOutcome,
-} from "./harness.js";
+import { type Metrics, progress, runWorker, startServer, type WorkerOutcome } from "./harness.js";
 import type { MetricRow } from "./table.js";
 
 export interface PhaseSpec {
