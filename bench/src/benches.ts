@@ -7,7 +7,7 @@ import { sessionListBench } from "./session-list.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
-import { manyToolsBench } from "./workloads/many-tools.js";
+import { manyToolsBench, manyToolsImperfectBench } from "./workloads/many-tools.js";
 import { scalingBench } from "./workloads/scaling.js";
 import { versionsBench } from "./workloads/versions.js";
 
@@ -30,6 +30,10 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "peers-loop": { title: "peers 1: loop overhead (20 tool turns + answer per run)", run: loopBench },
   "peers-latency": { title: "peers 2: streaming latency (2,000 chunks)", run: latencyBench },
   "peers-tools": { title: "peers 3: many tools (40 tools, 6-turn task)", run: manyToolsBench },
+  "peers-tools-imperfect": {
+    title: "peers 3b: many tools, imperfect selector reply (a needed tool missing)",
+    run: manyToolsImperfectBench,
+  },
   "peers-concurrency": {
     title: "peers 4: concurrency (1,000 sessions, paced server)",
     run: concurrencyBench,

@@ -16,7 +16,7 @@ export const SCALING_WORKLOADS = [
 ] as const;
 export type ScalingWorkloadId = (typeof SCALING_WORKLOADS)[number];
 
-export type WorkloadId = "loop" | "latency" | "tools" | "concurrency" | ScalingWorkloadId;
+export type WorkloadId = "loop" | "latency" | "tools" | "tools-imperfect" | "concurrency" | ScalingWorkloadId;
 
 export interface ScriptedCall {
   name: string;
@@ -118,6 +118,15 @@ const tools: Script = {
   selection: ["search_code", "read_file", "edit_file", "run_tests", "git_commit", "list_directory"],
 };
 
+/**
+ * The many-tools task with an imperfect selector reply: a needed tool (git_commit) missing, a
+ * name with spaces, a duplicate and an unknown name.
+ */
+const toolsImperfect: Script = {
+  ...tools,
+  selection: [" read_file", "search_code", "edit_file", "run_tests", "read_file", "no_such_tool"],
+};
+
 export const CONCURRENCY_TURNS = 1;
 
 const concurrency: Script = {
@@ -167,6 +176,7 @@ export const SCRIPTS: Record<WorkloadId, Script> = {
   loop,
   latency,
   tools,
+  "tools-imperfect": toolsImperfect,
   concurrency,
   "growth-25": growth(25, "growth-25"),
   "growth-200": growth(200, "growth-200"),
@@ -193,6 +203,7 @@ export function promptFor(workload: WorkloadId, id: string): string {
     case "latency":
       return `Run ${id}: write the long answer.`;
     case "tools":
+    case "tools-imperfect":
       return `Run ${id}: parseDuration("5m") returns 300 instead of 300000. Find the bug, fix it, run the tests, and commit.`;
   }
 }

@@ -4,6 +4,7 @@
 // on every turn, like the peers) and with its tool-selection policy.
 
 import type { Rows } from "../benches.js";
+import type { RuntimeId } from "../peers/runtimes.js";
 import { WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { checkedRun } from "./loop.js";
@@ -42,13 +43,32 @@ export async function manyToolsBench(): Promise<Rows> {
   ]);
   return sideBySideRounds(
     RUNTIMES,
-    rounds.map(toolsRows),
+    rounds.map((round) => toolsRows(round, RUNTIMES)),
     ["tern", "tern-select"],
     [["tern-select", "vercel-select"]],
   );
 }
 
-function toolsRows(outcomes: Outcomes): MetricRow[] {
+const IMPERFECT_RUNTIMES = selectedRuntimes(["baseline", "tern-select", "vercel-select"]);
+
+/**
+ * The same task when the selector's reply misses a needed tool (and has a padded name, a
+ * duplicate and an unknown name): tern+select loads the missing tool with request_tools (the
+ * server calls it first); vercel-ai has no tool to do that with.
+ */
+export async function manyToolsImperfectBench(): Promise<Rows> {
+  const rounds = await runSuite("tools-imperfect", IMPERFECT_RUNTIMES, [
+    { phase: "task", expectedRuns: RUNS, timeoutMs: 60_000 },
+  ]);
+  return sideBySideRounds(
+    IMPERFECT_RUNTIMES,
+    rounds.map((round) => toolsRows(round, IMPERFECT_RUNTIMES)),
+    ["tern-select"],
+    [["tern-select", "vercel-select"]],
+  );
+}
+
+function toolsRows(outcomes: Outcomes, RUNTIMES: RuntimeId[]): MetricRow[] {
   const of = (pick: Parameters<typeof metricOf>[3]) => metricOf(outcomes, RUNTIMES, "task", pick);
   const perTask = (key: "promptTokens" | "requests" | "structuredRequests" | "completionTokens") =>
     of((_m, o) => o.report[key] / RUNS);

@@ -24,6 +24,7 @@ const PHASE_MODULES: Record<string, () => Promise<Record<string, Phase>>> = {
   loop: async () => (await import("./loop.js")).PHASES,
   latency: async () => (await import("./latency.js")).PHASES,
   tools: async () => (await import("./many-tools.js")).PHASES,
+  "tools-imperfect": async () => (await import("./many-tools.js")).PHASES,
   concurrency: async () => (await import("./concurrency.js")).PHASES,
   ...Object.fromEntries(
     SCALING_WORKLOADS.map((id) => [id, async () => (await import("./scaling.js")).PHASES] as const),
