@@ -95,12 +95,6 @@ function loopRows(outcomes: Outcomes): MetricRow[] {
       out[id as RuntimeId] = typeof v === "number" && typeof base === "number" ? v - base : v;
     return out;
   };
-  const pair = (a: MetricRow["values"], b: MetricRow["values"]): MetricRow["values"] => {
-    const out: MetricRow["values"] = {};
-    const show = (v: unknown) => (typeof v === "number" ? v.toFixed(1) : String(v));
-    for (const id of RUNTIMES) out[id] = `${show(a[id])} | ${show(b[id])}`;
-    return out;
-  };
   return [
     {
       metric: `sequential (${RUNS} runs x ${TURNS} calls per round): wall ms/run`,
@@ -132,9 +126,10 @@ function loopRows(outcomes: Outcomes): MetricRow[] {
       vsBaseline: false,
     },
     { metric: "concurrent: peak RSS MiB", values: of("conc", (m) => Number(m.peakRssMiB)) },
+    { metric: "server cpu ms/run, sequential", values: of("seq", perRun("serverCpuMs")), noRatio: true },
     {
-      metric: "server cpu ms/run (seq | conc)",
-      values: pair(of("seq", perRun("serverCpuMs")), of("conc", perRun("serverCpuMs", "conc"))),
+      metric: "server cpu ms/run, concurrent",
+      values: of("conc", perRun("serverCpuMs", "conc")),
       noRatio: true,
     },
     { metric: "RSS MiB after load + setup", values: of("seq", (m) => Number(m.rssAfterSetupMiB)) },
