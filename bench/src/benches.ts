@@ -5,11 +5,13 @@ import { providerParseBench } from "./provider-parse.js";
 import { sandboxBench } from "./sandbox.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
+import { sessionListBench } from "./session-list.js";
 import { startupBench } from "./startup.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
-import { manyToolsBench } from "./workloads/many-tools.js";
+import { manyToolsBench, manyToolsImperfectBench } from "./workloads/many-tools.js";
+import { scalingBench } from "./workloads/scaling.js";
 import { versionsBench } from "./workloads/versions.js";
 
 export type Rows = Record<string, string | number>[];
@@ -22,7 +24,8 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   },
   "agent-loop": { title: "agent loop overhead (faux provider, zero delay)", run: agentLoopBench },
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
-  session: { title: "session appends and load (10,000 entries)", run: sessionBench },
+  session: { title: "session appends and load (10,000 and 100,000 entries)", run: sessionBench },
+  "session-list": { title: "session listing (1,000 sessions of ~164 KB)", run: sessionListBench },
   startup: { title: "tern start-up: --version and --help against bare node", run: startupBench },
   "extract-json": { title: "extractJson on adversarial brackets (linear work)", run: extractJsonBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
@@ -33,8 +36,16 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "peers-loop": { title: "peers 1: loop overhead (20 tool turns + answer per run)", run: loopBench },
   "peers-latency": { title: "peers 2: streaming latency (2,000 chunks)", run: latencyBench },
   "peers-tools": { title: "peers 3: many tools (40 tools, 6-turn task)", run: manyToolsBench },
+  "peers-tools-imperfect": {
+    title: "peers 3b: many tools, imperfect selector reply (a needed tool missing)",
+    run: manyToolsImperfectBench,
+  },
   "peers-concurrency": {
     title: "peers 4: concurrency (1,000 sessions, paced server)",
     run: concurrencyBench,
+  },
+  "peers-scaling": {
+    title: "peers 5: scaling (transcript growth, 1-char-chunk arguments, 2 MiB tool result)",
+    run: scalingBench,
   },
 };

@@ -1,5 +1,5 @@
 // Session figures: appends per second (fsync "never", "turn", "always") and the time to load and
-// build the context of a 10,000-entry session file.
+// build the context of 10,000- and 100,000-entry session files.
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,8 +11,8 @@ import { round } from "./measure.js";
 const TURN = 3; // user or tool result, assistant with a tool call, tool result: a flush after each
 const text = (n: number) => `line ${n}: ${"lorem ipsum dolor sit amet ".repeat(12)}`;
 
-/** A realistic mix: a prompt, then assistant tool calls and tool results (about 0.5 KB a line). */
-function message(i: number): Message {
+/** A realistic mix (exported for the listing bench): a prompt, then assistant tool calls and tool results (about 0.5 KB a line). */
+export function message(i: number): Message {
   if (i % TURN === 0) return { role: "user", content: text(i), timestamp: i };
   if (i % TURN === 1) {
     const assistant: AssistantMessage = {
@@ -73,7 +73,7 @@ async function writeSession(home: string, entries: number): Promise<string> {
   return session.path!;
 }
 
-async function loadTime(home: string, entries: number) {
+async function loadTime(home: string, entries: number, runs = 11) {
   const path = await writeSession(home, entries);
   (globalThis as { gc?: () => void }).gc?.();
   // Interleaved with a floor that does nothing of this package (read the file, JSON.parse each
@@ -82,7 +82,7 @@ async function loadTime(home: string, entries: number) {
   const floor: number[] = [];
   let messages = 0;
   let kept: unknown;
-  for (let run = -2; run < 11; run++) {
+  for (let run = -2; run < runs; run++) {
     let start = performance.now();
     const out: unknown[] = [];
     for (const line of readFileSync(path, "latin1").split("\n")) if (line) out.push(JSON.parse(line));
@@ -96,7 +96,7 @@ async function loadTime(home: string, entries: number) {
   const median = (times: number[]) => round(times.sort((a, b) => a - b)[Math.floor(times.length / 2)]!, 1);
   const size = Math.round(statSync(path).size / 1024);
   return [
-    row("load + build context (median of 11, warm)", entries, {
+    row(`load + build context (median of ${runs}, warm)`, entries, {
       "file KB": size,
       "load ms": median(load),
       "min ms": round(Math.min(...load), 1),
@@ -123,11 +123,13 @@ export async function sessionBench(): Promise<Record<string, string | number>[]>
   try {
     // Load first, before the append runs fill the heap.
     const load = await loadTime(home, 10_000);
+    const large = await loadTime(home, 100_000, 5);
     return [
       await appendRate(home, "never", 10_000),
       await appendRate(home, "turn", 3_000),
       await appendRate(home, "always", 1_000),
       ...load,
+      ...large,
     ];
   } finally {
     rmSync(home, { recursive: true, force: true });

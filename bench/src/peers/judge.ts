@@ -34,6 +34,9 @@ export function contentText(content: unknown): string {
   return "";
 }
 
+/** tern's tool for loading tools its selection hid: the server calls it before a hidden tool. */
+export const LOAD_TOOL = "request_tools";
+
 export function judge(script: Script, body: WireBody): Verdict {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const forced = forcedTool(body);
@@ -44,22 +47,26 @@ export function judge(script: Script, body: WireBody): Verdict {
   if (!runId) return { kind: "reject", message: "no run id in the first user message" };
 
   const calls: { id: string; name: string; args: string }[] = [];
+  const loads: string[] = [];
   const results = new Map<string, string>();
   for (const message of messages) {
     if (message.role === "assistant")
       for (const call of message.tool_calls ?? [])
-        calls.push({
-          id: call.id ?? "",
-          name: call.function?.name ?? "",
-          args: call.function?.arguments ?? "",
-        });
+        if (call.function?.name === LOAD_TOOL) loads.push(call.id ?? "");
+        else
+          calls.push({
+            id: call.id ?? "",
+            name: call.function?.name ?? "",
+            args: call.function?.arguments ?? "",
+          });
     if (message.role === "tool") results.set(message.tool_call_id ?? "", contentText(message.content));
   }
   const expected = script.calls(runId);
   if (calls.length > expected.length)
     return reject(runId, `${calls.length} tool calls, script has ${expected.length}`);
-  if (results.size !== calls.length)
-    return reject(runId, `${calls.length} tool calls but ${results.size} results`);
+  if (results.size !== calls.length + loads.length)
+    return reject(runId, `${calls.length + loads.length} tool calls but ${results.size} results`);
+  for (const id of loads) if (!results.has(id)) return reject(runId, `no result for ${LOAD_TOOL} call ${id}`);
 
   const transcript: string[] = [];
   for (let i = 0; i < calls.length; i++) {
@@ -79,8 +86,15 @@ export function judge(script: Script, body: WireBody): Verdict {
       return reject(runId, `turn ${i + 1}: wrong tool result ${JSON.stringify(result.slice(0, 60))}`);
     transcript.push(canonical([want.name, want.args, result]));
   }
-  const turn = calls.length + 1;
-  if (calls.length < expected.length) return { kind: "call", runId, turn, call: expected[calls.length]! };
+  const turn = calls.length + loads.length + 1;
+  if (calls.length < expected.length) {
+    const next = expected[calls.length]!;
+    // A selection that missed the next tool: a runtime that can load tools is asked to first.
+    const offered = new Set((body.tools ?? []).map((t) => t.function?.name));
+    if (!offered.has(next.name) && offered.has(LOAD_TOOL))
+      return { kind: "call", runId, turn, call: { name: LOAD_TOOL, args: { names: [next.name] } } };
+    return { kind: "call", runId, turn, call: next };
+  }
   const digest = createHash("sha1").update(transcript.join("\n")).digest("hex").slice(0, 12);
   return { kind: "answer", runId, turn, digest };
 }

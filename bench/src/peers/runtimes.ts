@@ -5,7 +5,14 @@
 import { readFileSync } from "node:fs";
 import type { RuntimeAdapter } from "./runtime.js";
 
-export type RuntimeId = "baseline" | "tern" | "tern-select" | "pi" | "vercel-ai" | "openai-agents";
+export type RuntimeId =
+  | "baseline"
+  | "tern"
+  | "tern-select"
+  | "pi"
+  | "vercel-ai"
+  | "vercel-select"
+  | "openai-agents";
 
 export interface RuntimeInfo {
   id: RuntimeId;
@@ -29,14 +36,14 @@ export const RUNTIMES: Record<RuntimeId, RuntimeInfo> = {
     id: "tern",
     label: "tern",
     load: async () => (await import("./tern.js")).adapter,
-    packages: ["@tern/agent", "@tern/ai", "openai"],
+    packages: ["@tern/agent", "@tern/ai", "undici", "eventsource-parser"],
     peer: false,
   },
   "tern-select": {
     id: "tern-select",
     label: "tern+select",
     load: async () => (await import("./tern-select.js")).adapter,
-    packages: ["@tern/agent", "@tern/ai", "openai"],
+    packages: ["@tern/agent", "@tern/ai", "undici", "eventsource-parser"],
     peer: false,
   },
   pi: {
@@ -56,6 +63,14 @@ export const RUNTIMES: Record<RuntimeId, RuntimeInfo> = {
     load: async () => (await import("./vercel.js")).adapter,
     packages: ["ai", "@ai-sdk/openai-compatible"],
     peer: true,
+  },
+  "vercel-select": {
+    id: "vercel-select",
+    label: "vercel+select",
+    load: async () => (await import("./vercel-select.js")).adapter,
+    packages: ["ai", "@ai-sdk/openai-compatible"],
+    // Compared with tern+select only (its own column): with selection it is not a plain peer.
+    peer: false,
   },
   "openai-agents": {
     id: "openai-agents",

@@ -3,9 +3,20 @@
 // A run is identified by the id in its prompt (`r000123`); the script is otherwise the same for
 // every run, so every runtime must send back exactly the same tool results.
 
-import { MANY_TOOLS, STEP_TOOL, type ToolDef } from "./tools.js";
+import { DUMP_TOOL, MANY_TOOLS, SAVE_TOOL, STEP_TOOL, type ToolDef } from "./tools.js";
 
-export type WorkloadId = "loop" | "latency" | "tools" | "concurrency";
+/** Scaling workloads (`scaling` bench): how costs grow with transcript, argument and result size. */
+export const SCALING_WORKLOADS = [
+  "growth-25",
+  "growth-200",
+  "args-4k",
+  "args-64k",
+  "args-200k",
+  "result-2m",
+] as const;
+export type ScalingWorkloadId = (typeof SCALING_WORKLOADS)[number];
+
+export type WorkloadId = "loop" | "latency" | "tools" | "tools-imperfect" | "concurrency" | ScalingWorkloadId;
 
 export interface ScriptedCall {
   name: string;
@@ -107,6 +118,15 @@ const tools: Script = {
   selection: ["search_code", "read_file", "edit_file", "run_tests", "git_commit", "list_directory"],
 };
 
+/**
+ * The many-tools task with an imperfect selector reply: a needed tool (git_commit) missing, a
+ * name with spaces, a duplicate and an unknown name.
+ */
+const toolsImperfect: Script = {
+  ...tools,
+  selection: [" read_file", "search_code", "edit_file", "run_tests", "read_file", "no_such_tool"],
+};
+
 export const CONCURRENCY_TURNS = 1;
 
 const concurrency: Script = {
@@ -121,17 +141,69 @@ const concurrency: Script = {
   barrier: true,
 };
 
-export const SCRIPTS: Record<WorkloadId, Script> = { loop, latency, tools, concurrency };
+const growth = (turns: number, id: ScalingWorkloadId): Script => ({
+  ...loop,
+  id,
+  calls: stepCalls(turns),
+});
+
+/** One `save` call whose argument is `kib` KiB of text, streamed one character per chunk. */
+const args = (kib: number, id: ScalingWorkloadId): Script => {
+  const size = kib * 1024;
+  const line = (i: number) => `chunk ${String(i).padStart(6, "0")} of text.`; // 21 characters
+  const text = Array.from({ length: Math.ceil(size / 21) }, (_, i) => line(i))
+    .join("")
+    .slice(0, size);
+  return {
+    ...loop,
+    id,
+    system: "You save texts with the save tool, then report.",
+    tools: [SAVE_TOOL],
+    calls: (run) => [{ name: SAVE_TOOL.name, args: { run, text } }],
+    argChunkChars: 1,
+  };
+};
+
+const result2m: Script = {
+  ...loop,
+  id: "result-2m",
+  system: "You dump the run's log with the dump tool, then report.",
+  tools: [DUMP_TOOL],
+  calls: (run) => [{ name: DUMP_TOOL.name, args: { run } }],
+};
+
+export const SCRIPTS: Record<WorkloadId, Script> = {
+  loop,
+  latency,
+  tools,
+  "tools-imperfect": toolsImperfect,
+  concurrency,
+  "growth-25": growth(25, "growth-25"),
+  "growth-200": growth(200, "growth-200"),
+  "args-4k": args(4, "args-4k"),
+  "args-64k": args(64, "args-64k"),
+  "args-200k": args(200, "args-200k"),
+  "result-2m": result2m,
+};
 
 /** The prompt of run `id` of a workload. */
 export function promptFor(workload: WorkloadId, id: string): string {
   switch (workload) {
     case "loop":
     case "concurrency":
+    case "growth-25":
+    case "growth-200":
       return `Run ${id}: run the procedure's steps one at a time, then say you are done.`;
+    case "args-4k":
+    case "args-64k":
+    case "args-200k":
+      return `Run ${id}: save the text, then say you are done.`;
+    case "result-2m":
+      return `Run ${id}: dump the log, then say you are done.`;
     case "latency":
       return `Run ${id}: write the long answer.`;
     case "tools":
+    case "tools-imperfect":
       return `Run ${id}: parseDuration("5m") returns 300 instead of 300000. Find the bug, fix it, run the tests, and commit.`;
   }
 }

@@ -36,6 +36,9 @@ export function canonical(value: unknown): string {
 
 /** What tool `name` returns for `args`: deterministic, a few hundred characters like a real tool. */
 export function toolResult(name: string, args: Record<string, unknown>): string {
+  if (name === SAVE_TOOL.name)
+    return `saved ${String(args.text ?? "").length} characters for ${String(args.run)}`;
+  if (name === DUMP_TOOL.name) return bigResult(String(args.run));
   const key = canonical(args);
   let hash = 2166136261;
   for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 16777619) >>> 0;
@@ -67,6 +70,33 @@ export const STEP_TOOL = def("step", "Run one numbered step of the procedure and
   n: int("The step number, starting at 1"),
   run: str("The run identifier given in the task"),
 });
+
+/** Scaling workloads: one large argument, streamed one character per chunk. */
+export const SAVE_TOOL = def("save", "Save a text under the run's name.", {
+  run: str("The run identifier given in the task"),
+  text: str("The text to save"),
+});
+
+/** Scaling workloads: a tool whose result is large (BIG_RESULT_CHARS). */
+export const DUMP_TOOL = def("dump", "Dump the run's full log.", {
+  run: str("The run identifier given in the task"),
+});
+
+export const BIG_RESULT_CHARS = 2 * 1024 * 1024;
+
+/** A deterministic 2 MiB log of printable ASCII lines for `run`. */
+function bigResult(run: string): string {
+  const line = (i: number) =>
+    `${run} line ${String(i).padStart(7, "0")}: step completed, value ${(i * 7919) % 100_003}\n`;
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < BIG_RESULT_CHARS; i++) {
+    const next = line(i);
+    parts.push(next);
+    size += next.length;
+  }
+  return parts.join("").slice(0, BIG_RESULT_CHARS);
+}
 
 /** Workload 3: forty tools of a coding assistant, with descriptions of realistic length. */
 export const MANY_TOOLS: ToolDef[] = [

@@ -14,8 +14,8 @@ import { promptFor, runId, WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { checkedRun } from "./loop.js";
 import { gc, peakRssMiB } from "./stats.js";
-import { metricOf, runSuite, selectedRuntimes, statusRows } from "./suite.js";
-import { type MetricRow, sideBySide } from "./table.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
+import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase } from "./worker.js";
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
@@ -111,9 +111,13 @@ export const PHASES: Record<string, Phase> = {
 };
 
 export async function concurrencyBench(): Promise<Rows> {
-  const outcomes = await runSuite("concurrency", RUNTIMES, [
+  const rounds = await runSuite("concurrency", RUNTIMES, [
     { phase: "sessions", expectedRuns: SESSIONS + WARMUP, timeoutMs: 150_000 },
   ]);
+  return sideBySideRounds(RUNTIMES, rounds.map(concurrencyRows));
+}
+
+function concurrencyRows(outcomes: Outcomes): MetricRow[] {
   const of = (key: string, scale = 1) =>
     metricOf(outcomes, RUNTIMES, "sessions", (m: Metrics) => Number(m[key]) * scale);
   const rows: MetricRow[] = [
@@ -132,5 +136,5 @@ export async function concurrencyBench(): Promise<Rows> {
     { metric: "peak RSS MiB (process)", values: of("peakRssMiB") },
     ...statusRows(outcomes, RUNTIMES),
   ];
-  return sideBySide(RUNTIMES, rows);
+  return rows;
 }

@@ -12,6 +12,8 @@ export interface WorkerArgs {
   workload: WorkloadId;
   runtime: RuntimeId;
   phase: string;
+  /** Interleaved round number: each round's runs have their own lane, so their own counts. */
+  round: number;
   port: number;
 }
 
@@ -21,7 +23,8 @@ export type WorkerOutcome =
   | { ok: true; metrics: Metrics; report: LaneReport }
   | { ok: false; status: "unable" | "failed" | "timeout"; error: string; report?: LaneReport };
 
-export const laneName = (args: Omit<WorkerArgs, "port">) => `${args.workload}.${args.runtime}.${args.phase}`;
+export const laneName = (args: Omit<WorkerArgs, "port">) =>
+  `${args.workload}.${args.runtime}.${args.phase}.${args.round}`;
 
 export interface BenchServer {
   port: number;

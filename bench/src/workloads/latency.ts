@@ -17,11 +17,11 @@ import {
 } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { percentile } from "./stats.js";
-import { metricOf, runSuite, selectedRuntimes, statusRows } from "./suite.js";
-import { type MetricRow, sideBySide } from "./table.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
+import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase, PhaseContext } from "./worker.js";
 
-const MEASURED_RUNS = 2;
+const MEASURED_RUNS = 1; // per round: 10 rounds give 10 x 2,000 samples
 const RUNTIMES = selectedRuntimes(["baseline", "tern", "pi", "vercel-ai", "openai-agents"]);
 
 async function clockCheck(origin: string): Promise<void> {
@@ -80,9 +80,13 @@ export const PHASES: Record<string, Phase> = {
 };
 
 export async function latencyBench(): Promise<Rows> {
-  const outcomes = await runSuite("latency", RUNTIMES, [
+  const rounds = await runSuite("latency", RUNTIMES, [
     { phase: "stream", expectedRuns: MEASURED_RUNS + 1, timeoutMs: 90_000 },
   ]);
+  return sideBySideRounds(RUNTIMES, rounds.map(latencyRows));
+}
+
+function latencyRows(outcomes: Outcomes): MetricRow[] {
   const of = (pick: (m: Metrics) => number) => metricOf(outcomes, RUNTIMES, "stream", pick);
   const added = (key: string) => {
     const base = outcomes.baseline?.stream;
@@ -100,5 +104,5 @@ export async function latencyBench(): Promise<Rows> {
     { metric: "samples", values: of((m) => Number(m.samples)), noRatio: true, digits: 0 },
     ...statusRows(outcomes, RUNTIMES),
   ];
-  return sideBySide(RUNTIMES, rows);
+  return rows;
 }

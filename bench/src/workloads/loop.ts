@@ -9,10 +9,12 @@ import { LOOP_TURNS, promptFor, runId, WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { peakRssMiB, timed } from "./stats.js";
 import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
-import { type MetricRow, sideBySide } from "./table.js";
+import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase, PhaseContext } from "./worker.js";
 
-const RUNS = Number(process.env.BENCH_LOOP_RUNS ?? 200);
+/** Runs per phase per round (10 rounds by default: 300 sequential and 500 concurrent in all). */
+const RUNS = Number(process.env.BENCH_LOOP_RUNS ?? 30);
+const CONC_RUNS = Number(process.env.BENCH_LOOP_CONC_RUNS ?? 50);
 const WARMUP = 10;
 /** The concurrent phase also warms up with one smaller concurrent batch (heap growth, JIT). */
 const CONC_WARMUP = 50;
@@ -60,7 +62,7 @@ export const PHASES: Record<string, Phase> = {
       Array.from({ length: CONC_WARMUP }, (_, i) => checkedRun(context, WARMUP_BASE + 50_000 + i)),
     );
     const timing = await timed(async () => {
-      await Promise.all(Array.from({ length: RUNS }, (_, i) => checkedRun(context, i)));
+      await Promise.all(Array.from({ length: CONC_RUNS }, (_, i) => checkedRun(context, i)));
     });
     return phaseMetrics(context, timing);
   },
@@ -69,16 +71,23 @@ export const PHASES: Record<string, Phase> = {
 export async function loopBench(): Promise<Rows> {
   const phases = [
     { phase: "seq", expectedRuns: RUNS + WARMUP, timeoutMs: 150_000 },
-    { phase: "conc", expectedRuns: RUNS + WARMUP + CONC_WARMUP, timeoutMs: 150_000 },
+    { phase: "conc", expectedRuns: CONC_RUNS + WARMUP + CONC_WARMUP, timeoutMs: 150_000 },
   ];
-  const outcomes = await runSuite("loop", RUNTIMES, phases);
-  return sideBySide(RUNTIMES, loopRows(outcomes));
+  const rounds = await runSuite("loop", RUNTIMES, phases);
+  return sideBySideRounds(RUNTIMES, rounds.map(loopRows));
 }
 
 function loopRows(outcomes: Outcomes): MetricRow[] {
   const of = (phase: string, pick: (m: Metrics) => number) => metricOf(outcomes, RUNTIMES, phase, pick);
-  const perRun = (key: string) => (m: Metrics) => Number(m[key]) / RUNS;
-  const perTurnUs = (key: string) => (m: Metrics) => (Number(m[key]) * 1000) / (RUNS * TURNS);
+  const runsOf = (phase: string) => (phase === "conc" ? CONC_RUNS : RUNS);
+  const perRun =
+    (key: string, phase = "seq") =>
+    (m: Metrics) =>
+      Number(m[key]) / runsOf(phase);
+  const perTurnUs =
+    (key: string, phase = "seq") =>
+    (m: Metrics) =>
+      (Number(m[key]) * 1000) / (runsOf(phase) * TURNS);
   const minusBaseline = (values: MetricRow["values"]): MetricRow["values"] => {
     const base = values.baseline;
     const out: MetricRow["values"] = {};
@@ -86,15 +95,9 @@ function loopRows(outcomes: Outcomes): MetricRow[] {
       out[id as RuntimeId] = typeof v === "number" && typeof base === "number" ? v - base : v;
     return out;
   };
-  const pair = (a: MetricRow["values"], b: MetricRow["values"]): MetricRow["values"] => {
-    const out: MetricRow["values"] = {};
-    const show = (v: unknown) => (typeof v === "number" ? v.toFixed(1) : String(v));
-    for (const id of RUNTIMES) out[id] = `${show(a[id])} | ${show(b[id])}`;
-    return out;
-  };
   return [
     {
-      metric: `sequential (${RUNS} runs x ${TURNS} calls): wall ms/run`,
+      metric: `sequential (${RUNS} runs x ${TURNS} calls per round): wall ms/run`,
       values: of("seq", perRun("wallMs")),
       digits: 2,
     },
@@ -112,20 +115,21 @@ function loopRows(outcomes: Outcomes): MetricRow[] {
     },
     { metric: "sequential: peak RSS MiB", values: of("seq", (m) => Number(m.peakRssMiB)) },
     {
-      metric: `concurrent (${RUNS} at once): wall ms total`,
+      metric: `concurrent (${CONC_RUNS} at once): wall ms total`,
       values: of("conc", (m) => Number(m.wallMs)),
       digits: 0,
     },
-    { metric: "concurrent: cpu ms/run", values: of("conc", perRun("cpuMs")), digits: 2 },
+    { metric: "concurrent: cpu ms/run", values: of("conc", perRun("cpuMs", "conc")), digits: 2 },
     {
       metric: "concurrent: overhead µs/turn (cpu - baseline)",
-      values: minusBaseline(of("conc", perTurnUs("cpuMs"))),
+      values: minusBaseline(of("conc", perTurnUs("cpuMs", "conc"))),
       vsBaseline: false,
     },
     { metric: "concurrent: peak RSS MiB", values: of("conc", (m) => Number(m.peakRssMiB)) },
+    { metric: "server cpu ms/run, sequential", values: of("seq", perRun("serverCpuMs")), noRatio: true },
     {
-      metric: "server cpu ms/run (seq | conc)",
-      values: pair(of("seq", perRun("serverCpuMs")), of("conc", perRun("serverCpuMs"))),
+      metric: "server cpu ms/run, concurrent",
+      values: of("conc", perRun("serverCpuMs", "conc")),
       noRatio: true,
     },
     { metric: "RSS MiB after load + setup", values: of("seq", (m) => Number(m.rssAfterSetupMiB)) },

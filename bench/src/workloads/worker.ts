@@ -4,7 +4,7 @@
 
 import type { RunFn } from "../peers/runtime.js";
 import { RUNTIMES } from "../peers/runtimes.js";
-import { SCRIPTS, type Script, turnsOf } from "../peers/script.js";
+import { SCALING_WORKLOADS, SCRIPTS, type Script, turnsOf } from "../peers/script.js";
 import { laneName, type Metrics, type WorkerArgs } from "./harness.js";
 
 export interface PhaseContext {
@@ -24,7 +24,11 @@ const PHASE_MODULES: Record<string, () => Promise<Record<string, Phase>>> = {
   loop: async () => (await import("./loop.js")).PHASES,
   latency: async () => (await import("./latency.js")).PHASES,
   tools: async () => (await import("./many-tools.js")).PHASES,
+  "tools-imperfect": async () => (await import("./many-tools.js")).PHASES,
   concurrency: async () => (await import("./concurrency.js")).PHASES,
+  ...Object.fromEntries(
+    SCALING_WORKLOADS.map((id) => [id, async () => (await import("./scaling.js")).PHASES] as const),
+  ),
 };
 
 const args = JSON.parse(process.argv[2] ?? "{}") as WorkerArgs;

@@ -9,21 +9,36 @@ export function isLlmMessage(message: AgentMessage): message is Message {
 /**
  * Keeps the messages a model understands, without the `pinned` flag (a note for the context
  * guard, not for the model). Returns the input itself when nothing needs changing, so a long
- * transcript is not copied on every turn.
+ * transcript is not copied on every turn; a pinned message's unflagged copy is made once and
+ * kept, so providers' per-message wire caches see the same object every turn.
  */
 export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
-    if (!isLlmMessage(message) || message.pinned !== undefined) return messages.flatMap(forModel);
+    if (!isLlmMessage(message) || message.pinned !== undefined) return withoutNotes(messages);
   }
   return messages as Message[];
 }
 
-function forModel(message: AgentMessage): Message[] {
-  if (!isLlmMessage(message)) return [];
-  if (message.pinned === undefined) return [message];
-  const { pinned: _flag, ...rest } = message;
-  return [rest as Message];
+const unpinnedCopies = new WeakMap<Message, Message>();
+
+function withoutNotes(messages: AgentMessage[]): Message[] {
+  const out: Message[] = [];
+  for (const message of messages) {
+    if (!isLlmMessage(message)) continue;
+    if (message.pinned === undefined) {
+      out.push(message);
+      continue;
+    }
+    let copy = unpinnedCopies.get(message);
+    if (!copy) {
+      const { pinned: _flag, ...rest } = message;
+      copy = rest as Message;
+      unpinnedCopies.set(message, copy);
+    }
+    out.push(copy);
+  }
+  return out;
 }
 
 export function userMessage(text: string, timestamp: number, images: ImageContent[] = []): UserMessage {

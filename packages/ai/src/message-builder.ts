@@ -8,7 +8,18 @@ interface OpenBlock {
   index: number;
   kind: "text" | "thinking" | "toolCall";
   rawArguments: string;
+  /** Length of rawArguments at the last partial parse; see shouldReparse. */
+  parsedLength: number;
 }
+
+/**
+ * Partial arguments are re-parsed only once the raw text grew by this fraction since the last
+ * parse, so 1-character chunks cost a geometric series of parses (linear) instead of one full
+ * parse per chunk (quadratic). The strict parse at the block's end is unchanged.
+ */
+const REPARSE_GROWTH_FRACTION = 0.25;
+/** Caps the gap between parses so a large argument still updates every this many characters. */
+const REPARSE_MAX_GAP = 16_384;
 
 /**
  * Assembles one assistant message from provider deltas and emits the canonical events.
@@ -129,9 +140,11 @@ export class AssistantMessageBuilder {
     const block = this.blocks.get(key);
     if (!block || delta === "") return;
     block.rawArguments += delta;
-    const call = this.message.content[block.index] as ToolCall;
-    const partial = parsePartial(block.rawArguments);
-    if (partial) call.arguments = partial;
+    if (shouldReparse(block)) {
+      block.parsedLength = block.rawArguments.length;
+      const partial = parsePartial(block.rawArguments);
+      if (partial) (this.message.content[block.index] as ToolCall).arguments = partial;
+    }
     this.stream.push({ type: "toolcall_delta", contentIndex: block.index, delta, partial: this.message });
   }
 
@@ -197,7 +210,7 @@ export class AssistantMessageBuilder {
     if (kind === "text") this.message.content.push({ type: "text", text: "" });
     else if (kind === "thinking") this.message.content.push({ type: "thinking", thinking: "" });
     else this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
-    const block: OpenBlock = { index, kind, rawArguments: "" };
+    const block: OpenBlock = { index, kind, rawArguments: "", parsedLength: 0 };
     this.blocks.set(key, block);
     this.current = block;
     this.stream.push({
@@ -261,6 +274,12 @@ export class AssistantMessageBuilder {
       part.parseError = `tool arguments are not valid JSON (${(error as Error).message}): ${truncate(raw, 200)}`;
     }
   }
+}
+
+function shouldReparse(block: OpenBlock): boolean {
+  const grown = block.rawArguments.length - block.parsedLength;
+  const gap = Math.min(block.parsedLength * REPARSE_GROWTH_FRACTION, REPARSE_MAX_GAP);
+  return grown >= gap;
 }
 
 function parsePartial(raw: string): Record<string, unknown> | undefined {

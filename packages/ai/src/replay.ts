@@ -1,4 +1,8 @@
 import type { AssistantMessage, Message, Model, ToolResultMessage } from "./types.js";
+import { WireCache } from "./wire-cache.js";
+
+/** Another model's assistant message, stripped for `model`: built once per message and model. */
+const replayCopies = new WireCache<AssistantMessage | undefined>();
 
 /**
  * Makes a transcript safe to send to `model`:
@@ -21,17 +25,30 @@ export function prepareReplay(messages: Message[], model: Model): Message[] {
     const assistant = replayableAssistant(message, model);
     if (!assistant) continue;
     out.push(assistant);
-    const results = new Map<string, ToolResultMessage>();
-    for (let j = i + 1; j < messages.length && messages[j]!.role === "toolResult"; j++) {
-      const result = messages[j] as ToolResultMessage;
-      results.set(result.toolCallId, result);
-    }
+    let end = i + 1;
+    while (end < messages.length && messages[end]!.role === "toolResult") end++;
     for (const part of assistant.content) {
       if (part.type !== "toolCall") continue;
-      out.push(results.get(part.id) ?? missingResult(part.id, part.name, message.timestamp));
+      out.push(
+        resultFor(messages, i + 1, end, part.id) ?? missingResult(part.id, part.name, message.timestamp),
+      );
     }
   }
   return out;
+}
+
+/** The last result for `id` among messages[from..end) (a retried call may have two). Runs are short. */
+function resultFor(
+  messages: Message[],
+  from: number,
+  end: number,
+  id: string,
+): ToolResultMessage | undefined {
+  for (let j = end - 1; j >= from; j--) {
+    const result = messages[j] as ToolResultMessage;
+    if (result.toolCallId === id) return result;
+  }
+  return undefined;
 }
 
 function replayableAssistant(message: AssistantMessage, model: Model): AssistantMessage | undefined {
@@ -40,6 +57,12 @@ function replayableAssistant(message: AssistantMessage, model: Model): Assistant
   const sameModel =
     message.api === model.api && message.provider === model.provider && message.model === model.id;
   if (sameModel) return message;
+  return replayCopies.get(message, `${model.api}\n${model.provider}\n${model.id}`, () =>
+    strippedForOtherModel(message),
+  );
+}
+
+function strippedForOtherModel(message: AssistantMessage): AssistantMessage | undefined {
   const content = message.content.flatMap((part) => {
     if (part.type === "thinking") return [];
     if (part.signature === undefined) return [part];

@@ -13,7 +13,7 @@ import {
 } from "./file-session.js";
 import { clearStaleLock, liveLockOwner } from "./lock.js";
 import type { Session } from "./session.js";
-import { summarize } from "./summary.js";
+import { listSessionDirectory } from "./session-index.js";
 import type {
   CreateSessionOptions,
   ForkOptions,
@@ -87,11 +87,9 @@ export class FileSessionStore implements SessionStore {
     const dirs = filter.cwd !== undefined ? [encodeCwd(resolve(filter.cwd))] : this.directories();
     const out: SessionSummary[] = [];
     for (const dir of dirs) {
-      for (const name of safeReaddir(join(this.root, dir))) {
-        if (!name.endsWith(".jsonl")) continue;
-        const path = join(this.root, dir, name);
-        const summary = summarize(path);
-        this.paths.set(summary.id, path);
+      // The directory's index has each file's summary; only new or grown files are read.
+      for (const summary of listSessionDirectory(join(this.root, dir))) {
+        if (summary.path) this.paths.set(summary.id, summary.path);
         out.push(summary);
       }
     }

@@ -51,9 +51,10 @@ async function childArgs(): Promise<string[]> {
       format: "esm",
       target: "node20",
       logLevel: "error",
-      // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
+      // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins. The
+      // alias must not be `__require`: esbuild declares that name itself for CommonJS code.
       banner: {
-        js: 'import { createRequire as __require } from "node:module"; const require = __require(import.meta.url);',
+        js: 'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);',
       },
     });
     return [outfile];

@@ -9,6 +9,7 @@ import type {
   ToolResultMessage,
   UserContent,
 } from "../types.js";
+import { WireCache } from "../wire-cache.js";
 
 type Params = Anthropic.MessageCreateParamsStreaming;
 type MessageParam = Anthropic.MessageParam;
@@ -107,23 +108,32 @@ function hash(text: string): string {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
+/** Each message's blocks, built once: later turns resend them without converting again. */
+const wireForms = new WireCache<Block[] | Anthropic.ToolResultBlockParam>();
+
 function convertMessages(model: Model, context: Context): MessageParam[] {
   const out: MessageParam[] = [];
+  // Only image support changes a message's wire form between models.
+  const variant = model.abilities.images ? "images" : "";
   for (const message of prepareReplay(context.messages, model)) {
     if (message.role === "user") {
-      const blocks: Block[] =
+      const blocks = wireForms.get(message, variant, () =>
         typeof message.content === "string"
           ? message.content === ""
             ? []
             : [{ type: "text", text: message.content }]
-          : convertUserContent(model, message.content);
+          : convertUserContent(model, message.content),
+      ) as Block[];
       if (blocks.length > 0) out.push({ role: "user", content: blocks });
     } else if (message.role === "assistant") {
-      const blocks = convertAssistant(message);
+      const blocks = wireForms.get(message, "", () => convertAssistant(message)) as Block[];
       if (blocks.length > 0) out.push({ role: "assistant", content: blocks });
     } else {
-      const block = convertToolResult(model, message);
-      // Results of one assistant turn travel together in one user message.
+      const block = wireForms.get(message, variant, () =>
+        convertToolResult(model, message),
+      ) as Anthropic.ToolResultBlockParam;
+      // Results of one assistant turn travel together in one user message. Its array is made
+      // here (a user message's cached blocks never hold tool results), so appending is safe.
       const last = out.at(-1);
       const lastContent = last?.role === "user" && Array.isArray(last.content) ? last.content : undefined;
       if (lastContent?.every((b) => b.type === "tool_result")) lastContent.push(block);

@@ -1,6 +1,7 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { classifyError, type Failure } from "../errors.js";
 import type { AssistantMessageBuilder } from "../message-builder.js";
+import { postForEvents, readEvents, STOP } from "../sse-transport.js";
 import { registerProvider } from "../stream.js";
 import type { ErrorKind, StopReason } from "../types.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
@@ -8,36 +9,52 @@ import { defineProvider, type ProviderRun } from "./define-provider.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
 
-/** Anthropic Messages API through the official `@anthropic-ai/sdk` client. Never throws. */
+/**
+ * Anthropic Messages API over tern's own transport (`sse-transport.ts`); `@anthropic-ai/sdk`
+ * gives only the wire types. Never throws.
+ */
 export const streamAnthropicMessages = defineProvider(run);
 
 async function run({ model, context, options, apiKey, builder }: Parameters<ProviderRun>[0]) {
-  const client = new Anthropic({
-    apiKey,
-    // The client adds /v1/messages itself; accept base URLs written with or without /v1.
-    baseURL: model.baseUrl?.replace(/\/+$/, "").replace(/\/v1$/, ""),
-    // tern's retry.ts decides about retries, and only before any output.
-    maxRetries: 0,
-    defaultHeaders: { ...model.headers, ...options.headers },
-  });
   const params = buildAnthropicRequest(model, context, options);
   options.onPayload?.(params);
   const translator = new MessagesTranslator(builder);
+  // Accept base URLs written with or without /v1, as the vendor client did.
+  const base = (model.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL)
+    .replace(/\/+$/, "")
+    .replace(/\/v1$/, "");
   try {
-    // The client skips `ping` events and events without an `event:` line, and throws on `event: error`.
-    const events = await client.messages.create(params, { signal: options.signal });
-    for await (const event of events) {
-      translator.handle(event);
-      if (builder.isSettled) break;
-    }
+    const response = await postForEvents({
+      url: `${base}/v1/messages`,
+      headers: {
+        "x-api-key": apiKey,
+        "anthropic-version": ANTHROPIC_VERSION,
+        ...model.headers,
+        ...options.headers,
+      },
+      body: params,
+      signal: options.signal,
+    });
+    await readEvents(response, ({ event, data }) => {
+      // Like the vendor client: skip pings and events without a name; `event: error` is a failure.
+      if (event === undefined || event === "ping" || data === "") return undefined;
+      if (event === "error") {
+        builder.fail(streamErrorFailure(data));
+        return STOP;
+      }
+      translator.handle(JSON.parse(data) as Event);
+      return builder.isSettled ? STOP : undefined;
+    });
   } catch (error) {
-    return builder.fail(failureOf(error, options.signal));
+    return builder.fail(classifyError(error, options.signal));
   }
   if (builder.isSettled) return;
-  // The client ends the iteration quietly when the request is aborted.
-  if (options.signal?.aborted) return builder.fail(classifyError(undefined, options.signal));
   builder.fail({ kind: "network", message: "Stream ended before message_stop" });
 }
+
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+/** The Messages API version tern's request and event shapes follow. */
+const ANTHROPIC_VERSION = "2023-06-01";
 
 const TYPE_KINDS: Record<string, ErrorKind> = {
   overloaded_error: "overloaded",
@@ -52,22 +69,24 @@ const TYPE_KINDS: Record<string, ErrorKind> = {
   not_found_error: "invalid_request",
 };
 
-/** HTTP errors are classified by status; an `error` event inside the stream by its error type. */
-function failureOf(error: unknown, signal: AbortSignal | undefined): Failure {
-  const failure = classifyError(error, signal);
-  if (!(error instanceof Anthropic.APIError) || failure.kind === "aborted") return failure;
-  const body = error.error as { error?: { type?: unknown; message?: unknown } } | undefined;
-  const apiMessage = typeof body?.error?.message === "string" ? body.error.message : undefined;
-  const type = error.type ?? (typeof body?.error?.type === "string" ? body.error.type : undefined);
-  // The client's own message is the raw JSON body; the API's message reads better.
-  if (apiMessage) failure.message = error.status ? `${error.status} ${apiMessage}` : apiMessage;
-  if (error.status === undefined && type) {
-    const byType = TYPE_KINDS[type];
-    const byMessage = classifyError(new Error(failure.message)).kind;
-    if (byMessage === "context_overflow") failure.kind = byMessage;
-    else if (byType) failure.kind = byType;
-  }
-  return failure;
+/**
+ * An `error` event inside the stream, classified by its error type (a context overflow by its
+ * message). HTTP errors are classified by status in classifyError.
+ */
+function streamErrorFailure(data: string): Failure {
+  let body: { error?: { type?: unknown; message?: unknown } } | undefined;
+  try {
+    body = JSON.parse(data);
+  } catch {}
+  const message = typeof body?.error?.message === "string" ? body.error.message : data;
+  const type = typeof body?.error?.type === "string" ? body.error.type : undefined;
+  const byMessage = classifyError(new Error(message)).kind;
+  const byType = type === undefined ? undefined : TYPE_KINDS[type];
+  const kind =
+    byMessage === "context_overflow"
+      ? byMessage
+      : (byType ?? (byMessage === "unknown" ? "server" : byMessage));
+  return { kind, message };
 }
 
 const STOP_REASONS: Record<string, Exclude<StopReason, "error" | "aborted">> = {

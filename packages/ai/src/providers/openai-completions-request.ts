@@ -16,6 +16,7 @@ import type {
   ToolResultMessage,
   UserContent,
 } from "../types.js";
+import { WireCache } from "../wire-cache.js";
 
 /**
  * What differs between Chat Completions servers. Decided from the provider name and the base URL,
@@ -94,6 +95,9 @@ function toolChoice(choice: NonNullable<StreamOptions["toolChoice"]>): ChatCompl
   return typeof choice === "string" ? choice : { type: "function", function: { name: choice.name } };
 }
 
+/** Each message's wire form, built once: later turns resend it without converting it again. */
+const wireForms = new WireCache<ChatCompletionMessageParam | ToolWire | undefined>();
+
 /** Converts a replay-safe transcript (every tool call already paired with a result). */
 function convertMessages(messages: Message[], model: Model): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
@@ -109,13 +113,20 @@ function convertMessages(messages: Message[], model: Model): ChatCompletionMessa
   };
   for (const message of messages) {
     if (message.role !== "toolResult") flushImages();
-    if (message.role === "user") out.push({ role: "user", content: userContent(message.content, model) });
-    else if (message.role === "assistant") {
-      const converted = assistantMessage(message);
-      if (converted) out.push(converted);
+    // Only image support changes a message's wire form between models.
+    const variant = model.abilities.images ? "images" : "";
+    if (message.role === "user") {
+      const converted = wireForms.get(message, variant, () => ({
+        role: "user",
+        content: userContent(message.content, model),
+      }));
+      out.push(converted as ChatCompletionMessageParam);
+    } else if (message.role === "assistant") {
+      const converted = wireForms.get(message, "", () => assistantMessage(message));
+      if (converted) out.push(converted as ChatCompletionMessageParam);
     } else {
-      const { text, images } = toolResultContent(message, model);
-      out.push({ role: "tool", tool_call_id: message.toolCallId, content: text });
+      const { tool, images } = wireForms.get(message, variant, () => toolMessage(message, model)) as ToolWire;
+      out.push(tool);
       pendingImages.push(...images);
     }
   }
@@ -150,6 +161,16 @@ function assistantMessage(message: AssistantMessage): ChatCompletionMessageParam
   );
   if (toolCalls.length === 0) return text === "" ? undefined : { role: "assistant", content: text };
   return { role: "assistant", content: text === "" ? null : text, tool_calls: toolCalls };
+}
+
+interface ToolWire {
+  tool: ChatCompletionMessageParam;
+  images: ChatCompletionContentPartImage[];
+}
+
+function toolMessage(message: ToolResultMessage, model: Model): ToolWire {
+  const { text, images } = toolResultContent(message, model);
+  return { tool: { role: "tool", tool_call_id: message.toolCallId, content: text }, images };
 }
 
 function toolResultContent(message: ToolResultMessage, model: Model) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import OpenAI from "openai";
 import { classifyError, type Failure } from "../errors.js";
 import type { AssistantMessageBuilder } from "../message-builder.js";
+import { postForEvents, readEvents, StreamPayloadError } from "../sse-transport.js";
 import { registerProvider } from "../stream.js";
 import type { Usage } from "../types.js";
 import { defineProvider, type ProviderRun } from "./define-provider.js";
@@ -10,41 +10,29 @@ import { ThinkTagSplitter } from "./think-tags.js";
 
 /**
  * OpenAI Chat Completions and every compatible server (Ollama, vLLM, llama.cpp, LM Studio,
- * DeepSeek, Groq, xAI, Mistral, OpenRouter), through the official `openai` client.
+ * DeepSeek, Groq, xAI, Mistral, OpenRouter), over tern's own transport (`sse-transport.ts`).
  * Returns at once; every failure ends the stream with an error event and keeps partial content.
  */
 export const streamOpenAICompletions = defineProvider(run);
 
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
 async function run({ model, context, options, apiKey, builder }: Parameters<ProviderRun>[0]) {
-  // The client logs a malformed line before throwing a bare SyntaxError; keep the line for the message.
-  let badLine: string | undefined;
-  const keepBadLine = (...args: unknown[]) => {
-    if (typeof args[1] === "string" && String(args[0]).startsWith("Could not parse")) badLine ??= args[1];
-  };
-  const client = new OpenAI({
-    apiKey,
-    baseURL: model.baseUrl,
-    maxRetries: 0, // stream() retries, and only while nothing was emitted
-    defaultHeaders: { ...model.headers, ...options.headers },
-    logLevel: "error",
-    logger: { error: keepBadLine, warn: ignore, info: ignore, debug: ignore },
-  });
   const body = buildCompletionsRequest(model, context, options);
   options.onPayload?.(body);
-  const chunks = await client.chat.completions.create(body, { signal: options.signal });
+  const response = await postForEvents({
+    url: `${trimSlash(model.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL)}/chat/completions`,
+    headers: { authorization: `Bearer ${apiKey}`, ...model.headers, ...options.headers },
+    body,
+    signal: options.signal,
+  });
   builder.start();
   const reader = new CompletionsChunkReader(builder);
   try {
-    for await (const chunk of chunks) reader.read(chunk as unknown as RawChunk);
+    await readEvents(response, (event) => reader.readEvent(event.data));
   } catch (error) {
     reader.flushText();
-    builder.fail(midStreamFailure(error, options.signal, badLine));
-    return;
-  }
-  // The client ends the iteration quietly when the signal aborts.
-  if (options.signal?.aborted) {
-    reader.flushText();
-    builder.fail(classifyError(new Error("Request was aborted"), options.signal));
+    builder.fail(midStreamFailure(error, options.signal));
     return;
   }
   reader.end();
@@ -109,6 +97,19 @@ class CompletionsChunkReader {
     this.thinkTags = new ThinkTagSplitter((kind, text) =>
       kind === "thinking" ? builder.thinking(text) : builder.text(text),
     );
+  }
+
+  /** One `data:` payload: a chunk, `[DONE]`, or an error object some servers send mid-stream. */
+  readEvent(data: string): void {
+    if (data.startsWith("[DONE]")) return;
+    let chunk: RawChunk & { error?: unknown };
+    try {
+      chunk = JSON.parse(data);
+    } catch (error) {
+      throw new MalformedLineError(data, error as Error);
+    }
+    if (chunk?.error !== undefined && chunk.error !== null) throw new StreamPayloadError(chunk.error);
+    this.read(chunk);
   }
 
   read(chunk: RawChunk): void {
@@ -249,31 +250,32 @@ function mapUsage(raw: RawUsage): Pick<Usage, "input" | "output" | "cacheRead"> 
   };
 }
 
+/** A `data:` line that is not JSON. */
+class MalformedLineError extends Error {
+  constructor(
+    readonly line: string,
+    cause: Error,
+  ) {
+    super(cause.message);
+  }
+}
+
 /** Failures after the response started: a cut connection, a malformed line, an error payload. */
-function midStreamFailure(error: unknown, signal: AbortSignal | undefined, badLine?: string): Failure {
+function midStreamFailure(error: unknown, signal: AbortSignal | undefined): Failure {
   if (signal?.aborted) return classifyError(error, signal);
-  if (error instanceof SyntaxError) {
-    const line = badLine === undefined ? "" : ` in data line ${JSON.stringify(truncate(badLine, 200))}`;
+  if (error instanceof MalformedLineError) {
+    const line = ` in data line ${JSON.stringify(truncate(error.line, 200))}`;
     return { kind: "server", message: `Malformed data in the response stream${line}: ${error.message}` };
   }
-  if (error instanceof OpenAI.APIError && error.status === undefined) {
-    // An `{"error": {...}}` payload inside the stream. OpenRouter puts an HTTP-like status in `code`.
-    const code = typeof error.code === "number" ? error.code : Number(error.code);
-    const failure = classifyError(
-      Object.assign(new Error(error.message), Number.isInteger(code) && code >= 400 && { status: code }),
-    );
-    return {
-      ...failure,
-      kind: failure.kind === "unknown" ? "server" : failure.kind,
-      message: `The provider sent an error in the stream: ${failure.message}`,
-    };
-  }
+  if (error instanceof StreamPayloadError) return error.failure;
   const failure = classifyError(error, signal);
   if (failure.kind !== "network") return failure;
   return { ...failure, message: `Stream ended before the response finished: ${failure.message}` };
 }
 
-function ignore(): void {}
+function trimSlash(url: string): string {
+  return url.endsWith("/") ? url.slice(0, -1) : url;
+}
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;

@@ -3,12 +3,14 @@ import { prepareReplay } from "../replay.js";
 import type {
   AssistantMessage,
   Context,
+  Message,
   Model,
   StreamOptions,
   TextContent,
   ToolResultMessage,
   UserContent,
 } from "../types.js";
+import { WireCache } from "../wire-cache.js";
 
 type Params = OpenAI.Responses.ResponseCreateParamsStreaming;
 type InputItem = OpenAI.Responses.ResponseInputItem;
@@ -84,21 +86,28 @@ export function buildResponsesRequest(model: Model, context: Context, options: S
   return params;
 }
 
+/** Each message's input items, built once: later turns resend them without converting again. */
+const wireForms = new WireCache<InputItem[]>();
+
 function convertMessages(model: Model, context: Context): InputItem[] {
   const items: InputItem[] = [];
+  // Only image support changes a message's wire form between models.
+  const variant = model.abilities.images ? "images" : "";
   for (const message of prepareReplay(context.messages, model)) {
-    if (message.role === "user") {
-      const content: UserContent[] =
-        typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
-      const parts = convertUserContent(model, content);
-      if (parts.length > 0) items.push({ role: "user", content: parts });
-    } else if (message.role === "assistant") {
-      items.push(...convertAssistant(message));
-    } else {
-      items.push(convertToolResult(model, message));
-    }
+    items.push(...wireForms.get(message, variant, () => convertMessage(model, message)));
   }
   return items;
+}
+
+function convertMessage(model: Model, message: Message): InputItem[] {
+  if (message.role === "user") {
+    const content: UserContent[] =
+      typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+    const parts = convertUserContent(model, content);
+    return parts.length > 0 ? [{ role: "user", content: parts }] : [];
+  }
+  if (message.role === "assistant") return convertAssistant(message);
+  return [convertToolResult(model, message)];
 }
 
 function convertUserContent(model: Model, content: UserContent[]): InputContent[] {

@@ -1,6 +1,7 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { classifyError, type Failure } from "../errors.js";
 import type { AssistantMessageBuilder } from "../message-builder.js";
+import { postForEvents, readEvents, STOP } from "../sse-transport.js";
 import { registerProvider } from "../stream.js";
 import type { ErrorKind, TextContent, ThinkingContent, ToolCall } from "../types.js";
 import { defineProvider, type ProviderRun } from "./define-provider.js";
@@ -9,45 +10,45 @@ import { buildResponsesRequest, encodeMessageRef } from "./openai-responses-requ
 type Event = OpenAI.Responses.ResponseStreamEvent;
 type OutputItem = OpenAI.Responses.ResponseOutputItem;
 
-/** OpenAI Responses API through the official `openai` client. Never throws; failures end the stream. */
+/**
+ * OpenAI Responses API over tern's own transport (`sse-transport.ts`); the `openai` package gives
+ * only the wire types. Never throws; failures end the stream.
+ */
 export const streamOpenAIResponses = defineProvider(run);
 
 async function run({ model, context, options, apiKey, builder }: Parameters<ProviderRun>[0]) {
-  const client = new OpenAI({
-    apiKey,
-    baseURL: model.baseUrl,
-    // tern's retry.ts decides about retries, and only before any output.
-    maxRetries: 0,
-    defaultHeaders: { ...model.headers, ...options.headers },
-  });
   const params = buildResponsesRequest(model, context, options);
   options.onPayload?.(params);
   const translator = new ResponsesTranslator(builder);
   try {
-    const events = await client.responses.create(params, { signal: options.signal });
-    for await (const event of events) {
+    const base = model.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    const response = await postForEvents({
+      url: `${base.replace(/\/+$/, "")}/responses`,
+      headers: { authorization: `Bearer ${apiKey}`, ...model.headers, ...options.headers },
+      body: params,
+      signal: options.signal,
+    });
+    await readEvents(response, ({ data }) => {
+      if (data.startsWith("[DONE]")) return STOP;
+      const event = JSON.parse(data) as Event & { error?: { code?: unknown; message?: unknown } };
+      // Like the vendor client: an event with a top-level `error` object is a failure.
+      if (event?.error) {
+        const message =
+          typeof event.error.message === "string" ? event.error.message : JSON.stringify(event.error);
+        builder.fail(failureFromCode(event.error.code, message));
+        return STOP;
+      }
       translator.handle(event);
-      if (builder.isSettled) break;
-    }
+      return builder.isSettled ? STOP : undefined;
+    });
   } catch (error) {
-    return builder.fail(inStreamFailure(error) ?? classifyError(error, options.signal));
+    return builder.fail(classifyError(error, options.signal));
   }
   if (builder.isSettled) return;
-  // The client ends the iteration quietly when the request is aborted.
-  if (options.signal?.aborted) return builder.fail(classifyError(undefined, options.signal));
   builder.fail({ kind: "network", message: "Stream ended before response.completed" });
 }
 
-/** The client throws an APIError without status when an event carries an `error` object. */
-function inStreamFailure(error: unknown): Failure | undefined {
-  if (!(error instanceof OpenAI.APIError) || error.status !== undefined) return undefined;
-  const body = error.error as { code?: unknown; message?: unknown } | undefined;
-  if (!body || typeof body !== "object") return undefined;
-  return failureFromCode(
-    body.code ?? error.code,
-    typeof body.message === "string" ? body.message : error.message,
-  );
-}
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 const CODE_KINDS: Record<string, ErrorKind> = {
   context_length_exceeded: "context_overflow",

@@ -1,0 +1,103 @@
+// Session listing: 1,000 sessions of about 164 KB each (the issue's case), listed through the
+// store (cold: no index yet; warm: the index is up to date; after one session grew) and through
+// the CLI (`tern sessions ls --all` in a fresh process, the figure a user waits for), next to a
+// floor of `node` starting and exiting. Interleaved: each round runs every case once.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { FileSessionStore } from "@tern/session";
+import { round } from "./measure.js";
+import { message } from "./session.js";
+import { median } from "./workloads/table.js";
+
+const SESSIONS = Number(process.env.BENCH_LIST_SESSIONS ?? 1000);
+/** Messages per session: about 0.55 KB each, so 300 make a file of about 164 KB. */
+const MESSAGES = 300;
+const ROUNDS = 10;
+const CLI = new URL("../../packages/cli/dist/tern.js", import.meta.url).pathname;
+
+async function fill(home: string): Promise<number> {
+  const store = new FileSessionStore({ home, fsync: "never" });
+  const messages = Array.from({ length: MESSAGES }, (_, i) => message(i));
+  let bytes = 0;
+  for (let s = 0; s < SESSIONS; s++) {
+    const session = await store.create({ cwd: `/bench/project-${s % 10}` });
+    for (const m of messages) session.appendMessage(m);
+    await session.close();
+    bytes += statSync(session.path!).size;
+  }
+  return bytes / SESSIONS / 1024;
+}
+
+function timedMs(work: () => void): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+function cli(home: string, args: string[]): number {
+  const start = performance.now();
+  const result = spawnSync(process.execPath, args, {
+    env: { ...process.env, TERN_HOME: home },
+    encoding: "utf8",
+  });
+  const ms = performance.now() - start;
+  if (result.status !== 0)
+    throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 200)}`);
+  return ms;
+}
+
+export async function sessionListBench(): Promise<Record<string, string | number>[]> {
+  const home = mkdtempSync(join(tmpdir(), "tern-bench-list-"));
+  try {
+    const kb = await fill(home);
+    const listAll = () => new FileSessionStore({ home }).list();
+    let count = 0;
+    const coldStart = performance.now();
+    count = (await listAll()).length;
+    const cold = performance.now() - coldStart;
+    const warm: number[] = [];
+    const grown: number[] = [];
+    const cliLs: number[] = [];
+    const floor: number[] = [];
+    const hasCli = existsSync(CLI);
+    const writer = new FileSessionStore({ home, fsync: "never" });
+    const [first] = await listAll();
+    for (let r = 0; r < ROUNDS; r++) {
+      let start = performance.now();
+      await listAll();
+      warm.push(performance.now() - start);
+      const session = await writer.open(first!.id);
+      session.appendMessage(message(r));
+      await session.close();
+      start = performance.now();
+      await listAll();
+      grown.push(performance.now() - start);
+      if (hasCli) {
+        cliLs.push(cli(home, [CLI, "sessions", "ls", "--all"]));
+        floor.push(timedMs(() => cli(home, ["-e", ""])));
+      }
+    }
+    const spread = (values: number[]) =>
+      values.length === 0
+        ? "- (run `npm run build` first)"
+        : `${round(median(values), 1)} [${round(Math.min(...values), 1)} – ${round(Math.max(...values), 1)}]`;
+    const row = (name: string, ms: string | number) => ({
+      case: name,
+      sessions: count,
+      "KB/session": round(kb, 0),
+      "ms (median [min – max] of 10)": ms,
+    });
+    return [
+      row("store.list(), cold (builds the index)", round(cold, 1)),
+      row("store.list(), warm (index up to date)", spread(warm)),
+      row("store.list(), after one session grew", spread(grown)),
+      row("`tern sessions ls --all` (fresh process)", spread(cliLs)),
+      row("  floor: `node -e ''` (fresh process)", spread(floor)),
+    ];
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
