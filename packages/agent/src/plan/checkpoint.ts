@@ -1,15 +1,18 @@
 // Rebuilds an interrupted plan from the events a session recorded, so a resumed run keeps the
 // steps that finished. Rounds are read from plan_start / plan_step_end / plan_analysis /
-// plan_replan; only the last run (after its agent_start) counts, and only when it did not end.
+// plan_replan; only the last run (after its agent_start) counts, and only when it was aborted or
+// never ended (a crash).
 
 import type { AgentEvent } from "../types.js";
 import type { PlanCheckpoint, PlanRound, StepOutcome } from "./types.js";
 
-/** The checkpoint of the last run's plan, or undefined when that run was not a plan or ended. */
+/** The checkpoint of the last run's plan, or undefined when that run was not a plan or finished. */
 export function planCheckpoint(events: readonly AgentEvent[]): PlanCheckpoint | undefined {
   const start = events.findLastIndex((event) => event.type === "agent_start");
   const run = events.slice(start + 1);
-  if (run.some((event) => event.type === "agent_end")) return undefined;
+  // A plan that finished is done; one that was aborted or crashed (no agent_end) can go on.
+  const ended = run.find((event) => event.type === "agent_end");
+  if (ended && ended.stopReason !== "aborted") return undefined;
   let goal: string | undefined;
   const rounds = new Map<number, PlanRound>();
   for (const event of run) {

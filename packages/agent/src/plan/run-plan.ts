@@ -91,7 +91,7 @@ export async function runPlan(
         env,
         config,
         cache,
-        goal,
+        goalWith(goal, rounds),
         round,
         steps,
         finished,
