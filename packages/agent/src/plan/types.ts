@@ -7,7 +7,12 @@ import type { LoopPolicy } from "../policy.js";
 import type { AgentMessage, AnyAgentTool } from "../types.js";
 
 /** How a task runs: one ReAct loop, a plan of steps, or a router's choice between the two. */
-export type RunStrategy = "loop" | "plan" | "auto";
+export const RUN_STRATEGIES = ["loop", "plan", "auto"] as const;
+export type RunStrategy = (typeof RUN_STRATEGIES)[number];
+
+export function isRunStrategy(value: unknown): value is RunStrategy {
+  return (RUN_STRATEGIES as readonly unknown[]).includes(value);
+}
 
 export type ModelRole = "fast" | "reasoning";
 
