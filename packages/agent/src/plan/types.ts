@@ -14,7 +14,8 @@ export function isRunStrategy(value: unknown): value is RunStrategy {
   return (RUN_STRATEGIES as readonly unknown[]).includes(value);
 }
 
-export type ModelRole = "fast" | "reasoning";
+export const MODEL_ROLES = ["fast", "reasoning"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
 
 /** One step as the planner wrote it. */
 export interface PlanStep {

@@ -130,6 +130,7 @@ function build(
     model,
     env: options.env,
     sandbox: parts.sandboxOptions,
+    registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
   });
   const hooks = new HookRegistry();
