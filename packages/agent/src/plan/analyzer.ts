@@ -4,10 +4,10 @@
 
 import { type JsonSchema, type Model, StructuredOutputError } from "@tern/ai";
 import { userMessage } from "../messages.js";
+import { visibleStructuredCall } from "../visible-structured-call.js";
 import type { PlanEnv } from "./env.js";
 import { outcomesReport } from "./report.js";
 import type { PlanAnalysis, StepOutcome } from "./types.js";
-import { visibleStructuredCall } from "./visible-call.js";
 
 const SCHEMA: JsonSchema = {
   type: "object",

@@ -3,7 +3,6 @@
 // take one argument instead of six.
 
 import {
-  type AssistantMessage,
   addUsageInto,
   emptyUsage,
   type StreamFunction,
@@ -11,15 +10,10 @@ import {
   stream,
   type Usage,
 } from "@tern/ai";
-import type { AgentEvent, AgentEventSink } from "../types.js";
+import type { AgentEventSink } from "../types.js";
+import type { VisibleCallEnv } from "../visible-structured-call.js";
 
-export interface PlanEnv {
-  emit(event: AgentEvent): Promise<void>;
-  now(): number;
-  ids(): string;
-  streamFn: StreamFunction;
-  streamOptions: Omit<StreamOptions, "signal" | "reasoning">;
-  signal: AbortSignal;
+export interface PlanEnv extends VisibleCallEnv {
   /** Every model call's usage so far (summed from `model_call_end`). */
   readonly usage: Usage;
 }
@@ -51,25 +45,4 @@ export function planEnv(
       }
     },
   };
-}
-
-/** The `model_call_end` fields of a finished call. */
-export function callEnd(
-  callId: string,
-  purpose: string,
-  message: AssistantMessage,
-  durationMs: number,
-): Extract<AgentEvent, { type: "model_call_end" }> {
-  const end: Extract<AgentEvent, { type: "model_call_end" }> = {
-    type: "model_call_end",
-    callId,
-    purpose,
-    model: message.model,
-    provider: message.provider,
-    usage: message.usage,
-    durationMs,
-    stopReason: message.stopReason,
-  };
-  if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
-  return end;
 }

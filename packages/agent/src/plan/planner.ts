@@ -6,11 +6,11 @@
 import { emptyUsage, type JsonSchema, type Message, type Model, StructuredOutputError } from "@tern/ai";
 import { userMessage } from "../messages.js";
 import type { AnyAgentTool } from "../types.js";
+import { visibleStructuredCall } from "../visible-structured-call.js";
 import type { PlanEnv } from "./env.js";
 import { roundsReport } from "./report.js";
 import type { PlanRound, PlanStep } from "./types.js";
 import { planProblems } from "./validate.js";
-import { visibleStructuredCall } from "./visible-call.js";
 
 const SCHEMA: JsonSchema = {
   type: "object",

@@ -4,8 +4,8 @@
 
 import { type JsonSchema, type Model, StructuredOutputError } from "@tern/ai";
 import { userMessage } from "../messages.js";
+import { visibleStructuredCall } from "../visible-structured-call.js";
 import type { PlanEnv } from "./env.js";
-import { visibleStructuredCall } from "./visible-call.js";
 
 const SCHEMA: JsonSchema = {
   type: "object",
