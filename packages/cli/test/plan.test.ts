@@ -62,6 +62,31 @@ describe("tern run --strategy plan", () => {
     expect(shown.stdout).toContain("The note says hi.");
   });
 
+  it("tern chat from a pipe runs a `/plan TASK` line as a plan and other lines as the loop", async () => {
+    server = await startLoopbackServer([
+      textReply("Hello."),
+      toolReply([{ name: "make_plan", args: { steps: [{ id: "count", task: "Count to 3" }] } }]),
+      textReply("1 2 3"),
+      toolReply([{ name: "analyze_results", args: { achieved: true, confidence: 1, reasoning: "counted" } }]),
+      textReply("Counted: 1 2 3."),
+    ]);
+    const env = ternEnv({
+      TERN_HOME: tempDir(),
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    const result = await runTern(["chat", "--tools", "none"], {
+      env,
+      cwd: tempDir(),
+      input: "hi\n/plan count to 3\n",
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("Hello.\nCounted: 1 2 3.\n");
+    expect(result.stderr).toContain("Plan, round 1: 1 step");
+    expect(server.requests).toHaveLength(5);
+  });
+
   it("refuses an unknown strategy before anything starts", async () => {
     const result = await runTern(["run", "--strategy", "swarm", "hi"], {
       env: ternEnv({ TERN_HOME: tempDir() }),
