@@ -17,6 +17,7 @@ import { synthesize } from "./synthesis.js";
 import { ToolCache } from "./tool-cache.js";
 import {
   PLAN_DEFAULTS,
+  type PlanAnalysis,
   type PlanRound,
   type PlanRunConfig,
   type PlanStep,
@@ -72,6 +73,24 @@ export async function runPlan(
       return userMessages.length > 0;
     };
 
+    const finishes = (analysis: PlanAnalysis, at: number) =>
+      analysis.achieved || analysis.confidence >= replanBelow || at >= maxRounds;
+    const answerWith = async (analysis: PlanAnalysis) => {
+      const all = rounds.flatMap((r) => r.outcomes);
+      const { answer, message } = await synthesize(env, plannerModel, goalWith(goal, rounds), all, analysis);
+      if (signal.aborted) return await end("aborted", "", "The plan was aborted.");
+      const reply = answerMessage(message, answer, plannerModel, env.now());
+      await env.emit({ type: "message_start", message: reply });
+      await env.emit({ type: "message_end", message: reply });
+      messages.push(reply);
+      return await end("stop", answer);
+    };
+    // Resumed after the last round's analysis settled it (a crash during the answer): answer now.
+    const settled = config.resume && !resumed ? rounds.at(-1) : undefined;
+    if (settled?.analysis && settled.userMessage === undefined && finishes(settled.analysis, settled.round)) {
+      return await answerWith(settled.analysis);
+    }
+
     while (true) {
       let steps: PlanStep[];
       let finished: StepOutcome[] = [];
@@ -118,23 +137,7 @@ export async function runPlan(
         await env.emit({ type: "plan_replan", round: ++round, reason: "user_message", message: said });
         continue;
       }
-      const enough = analysis.achieved || analysis.confidence >= replanBelow;
-      if (enough || round >= maxRounds) {
-        const all = rounds.flatMap((r) => r.outcomes);
-        const { answer, message } = await synthesize(
-          env,
-          plannerModel,
-          goalWith(goal, rounds),
-          all,
-          analysis,
-        );
-        if (signal.aborted) return await end("aborted", "", "The plan was aborted.");
-        const reply = answerMessage(message, answer, plannerModel, env.now());
-        await env.emit({ type: "message_start", message: reply });
-        await env.emit({ type: "message_end", message: reply });
-        messages.push(reply);
-        return await end("stop", answer);
-      }
+      if (finishes(analysis, round)) return await answerWith(analysis);
       await env.emit({ type: "plan_replan", round: ++round, reason: "low_confidence" });
     }
   } catch (error) {

@@ -222,6 +222,30 @@ describe("plan mode", () => {
     expect(requestText(actors.step("b").requests[1] as never)).toContain("A found 1");
   });
 
+  it("resumes a plan that stopped after a settled analysis by answering, not replanning", async () => {
+    const { actors, events, run } = setup();
+    actors.planner.push(planReply(plan(["a", []])));
+    actors.step("a").push("A found 1");
+    actors.analyzer.push(analysisReply(true, 0.9));
+    actors.synth.push("first answer");
+    await run();
+    // As if the process died while the answer was being written.
+    const log = events.slice(
+      0,
+      events.findIndex((e) => e.type === "answer_start"),
+    );
+    const checkpoint = planCheckpoint(log);
+    expect(checkpoint?.current).toBeUndefined();
+    expect(checkpoint?.rounds[0]?.analysis?.achieved).toBe(true);
+    events.length = 0;
+    actors.synth.push("the answer again");
+    const result = await run("", undefined, { resume: checkpoint });
+    expect(result.answer).toBe("the answer again");
+    expect(actors.planner.requests).toHaveLength(1);
+    expect(actors.step("a").requests).toHaveLength(1);
+    expect(requestText(actors.synth.requests[1] as never)).toContain("A found 1");
+  });
+
   it("replans after a low-confidence analysis, with the earlier round's results", async () => {
     const { actors, events, run } = setup();
     actors.planner.push(planReply(plan(["a", []])), planReply(plan(["b", []])));
