@@ -112,6 +112,11 @@ describe("auto strategy", () => {
     expect(ofType(events, "model_call_start").filter((e) => e.purpose === "route")).toHaveLength(5);
     expect(ofType(events, "plan_start")).toHaveLength(0);
     expect(ofType(events, "turn_start")).toHaveLength(1);
+    // The router's calls sit inside the loop's run, and its usage counts in the run's total.
+    expect(events[0]?.type).toBe("agent_start");
+    const summed = ofType(events, "model_call_end").reduce((n, e) => n + e.usage.totalTokens, 0);
+    expect(result.usage.totalTokens).toBe(summed);
+    expect(ofType(events, "agent_end")[0]?.usage.totalTokens).toBe(summed);
   });
 
   it("falls back to the loop when the router's provider fails", async () => {
