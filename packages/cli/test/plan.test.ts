@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
@@ -85,6 +85,54 @@ describe("tern run --strategy plan", () => {
     expect(result.stdout).toBe("Hello.\nCounted: 1 2 3.\n");
     expect(result.stderr).toContain("Plan, round 1: 1 step");
     expect(server.requests).toHaveLength(5);
+  });
+
+  it("Ctrl-C mid-plan saves the session, and sessions resume goes on with the finished steps kept", async () => {
+    const work = tempDir();
+    server = await startLoopbackServer([
+      toolReply([
+        {
+          name: "make_plan",
+          args: {
+            steps: [
+              { id: "a", task: "Find A" },
+              { id: "b", task: "Wait for B", dependencies: ["a"] },
+            ],
+          },
+        },
+      ]),
+      textReply("A is 7."),
+      toolReply([{ name: "bash", args: { command: "sleep 9.421" } }]),
+      textReply("B is 8."),
+      toolReply([{ name: "analyze_results", args: { achieved: true, confidence: 1, reasoning: "both" } }]),
+      textReply("A is 7 and B is 8."),
+    ]);
+    const env = ternEnv({
+      TERN_HOME: tempDir(),
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    const tern = spawnTern(["run", "--strategy", "plan", "--allow-tool", "bash(sleep:*)", "find A and B"], {
+      env,
+      cwd: work,
+    });
+    await tern.waitFor(/▸ bash \$ sleep 9\.421/);
+    tern.child.kill("SIGINT");
+    const first = await tern.done;
+    expect(first.code).toBe(130);
+    expect(first.stderr).toMatch(/✓ step a done/);
+    expect(first.stderr).toMatch(/– step b aborted/);
+    const id = /tern sessions resume ([0-9a-f-]+)/.exec(first.stderr)?.[1];
+    expect(id, first.stderr).toBeDefined();
+
+    const resumed = await runTern(["sessions", "resume", id!.slice(0, 8)], { env, cwd: work });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain("an unfinished plan: its finished steps are kept");
+    expect(resumed.stdout).toBe("A is 7 and B is 8.\n");
+    // No new plan and no second run of step a: b, the analysis and the answer only.
+    expect(server.requests).toHaveLength(6);
+    expect(JSON.stringify(server.requests[3]!.body)).toContain("A is 7.");
   });
 
   it("refuses an unknown strategy before anything starts", async () => {
