@@ -280,13 +280,21 @@ export type AgentEvent =
       systemPrompt?: string;
       tools?: AnyAgentTool[];
     }
-  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** `stepId` (plan mode): the step whose run made the call; steps run in parallel. */
+  | {
+      type: "tool_execution_start";
+      toolCallId: string;
+      toolName: string;
+      args: Record<string, unknown>;
+      stepId?: string;
+    }
   | {
       type: "tool_execution_update";
       toolCallId: string;
       toolName: string;
       args: Record<string, unknown>;
       partialResult: ToolOutcome;
+      stepId?: string;
     }
   | {
       type: "tool_execution_end";
@@ -295,6 +303,7 @@ export type AgentEvent =
       result: ToolOutcome;
       isError: boolean;
       durationMs: number;
+      stepId?: string;
     }
   | { type: "turn_end"; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "phase"; phase: string; detail?: Record<string, unknown> }

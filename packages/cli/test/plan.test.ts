@@ -47,7 +47,7 @@ describe("tern run --strategy plan", () => {
     expect(result.stdout).toBe("The note says hi.\n");
     expect(result.stderr).toContain("Plan, round 1: 1 step");
     expect(result.stderr).toMatch(/· read-note\s+waiting\s+Read note\.txt/);
-    expect(result.stderr).toMatch(/▸ read note\.txt/);
+    expect(result.stderr).toMatch(/▸ \[read-note\] read note\.txt/);
     expect(result.stderr).toMatch(/✓ step read-note done/);
     expect(result.stderr).toMatch(/◆ round 1: achieved \(confidence 0\.95\)/);
     expect(result.stderr).toMatch(/✔ done · 1 step/);
@@ -117,7 +117,7 @@ describe("tern run --strategy plan", () => {
       env,
       cwd: work,
     });
-    await tern.waitFor(/▸ bash \$ sleep 9\.421/);
+    await tern.waitFor(/▸ \[b\] bash \$ sleep 9\.421/);
     tern.child.kill("SIGINT");
     const first = await tern.done;
     expect(first.code).toBe(130);

@@ -218,6 +218,7 @@ describe("plan mode in both mappings", () => {
       timestamp: 0,
     },
     { type: "plan_step_start", round: 1, stepId: "a", task: "read a", model: "m", timestamp: 0 },
+    { type: "tool_execution_start", toolCallId: "t1", toolName: "read", args: { path: "a" }, stepId: "a" },
     {
       type: "plan_step_end",
       round: 1,
@@ -334,7 +335,20 @@ describe("plan mode in both mappings", () => {
       { event: "phase", data: { phase: "replanning", round: 2, reason: "low_confidence" } },
     ]);
     // The closing assistant message is the answer, not a thinking step; the answer streams once.
+    // A step's tool call is an iteration frame naming its step.
     expect(frames.filter((f) => f.event === "step")).toEqual([
+      {
+        event: "step",
+        data: {
+          type: "iteration",
+          iteration: 0,
+          tool_name: "read",
+          tool_args: { path: "a" },
+          reasoning: "",
+          step_id: "a",
+          status: "start",
+        },
+      },
       { event: "step", data: { type: "answer", status: "start" } },
     ]);
     expect(frames.filter((f) => f.event === "answer")).toHaveLength(3);
@@ -350,6 +364,7 @@ describe("plan mode in both mappings", () => {
       "session.plan_changed",
       "session.info",
       "subagent.started",
+      "tool.execution_start",
       "subagent.failed",
       "subagent.failed",
       "session.info",
@@ -364,7 +379,8 @@ describe("plan mode in both mappings", () => {
       agentDescription: "read a",
       model: "m",
     });
-    expect(bodies[5]?.data).toMatchObject({ toolCallId: "plan-1-a", error: "boom", durationMs: 12 });
+    expect(bodies[5]?.data).toMatchObject({ toolCallId: "t1", parentToolCallId: "plan-1-a" });
+    expect(bodies[6]?.data).toMatchObject({ toolCallId: "plan-1-a", error: "boom", durationMs: 12 });
     expect(bodies.at(-1)?.data).toMatchObject({ content: "Not achieved." });
   });
 });

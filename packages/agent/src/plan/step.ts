@@ -93,6 +93,12 @@ export async function runStep(
         ) {
           const own = event.purpose === "turn" ? purpose : `${purpose}:${event.purpose}`;
           await env.emit({ ...event, purpose: own });
+        } else if (
+          event.type === "tool_execution_start" ||
+          event.type === "tool_execution_update" ||
+          event.type === "tool_execution_end"
+        ) {
+          await env.emit({ ...event, stepId: step.id });
         } else await env.emit(event);
       },
       controller.signal,

@@ -57,6 +57,12 @@ describe("plan mode", () => {
     expect(stepEnds(events)).toEqual({ a: "done", b: "done", c: "done", d: "done" });
     // Overlap: the latch opens only once both b and c are inside it, so each started before the other ended.
     expect(entered.sort()).toEqual(["b", "c"]);
+    // Each forwarded tool call names its step.
+    expect(
+      ofType(events, "tool_execution_start")
+        .map((e) => e.stepId)
+        .sort(),
+    ).toEqual(["b", "c"]);
     const order = events.flatMap((e) =>
       e.type === "plan_step_start"
         ? [`start:${e.stepId}`]

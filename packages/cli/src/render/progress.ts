@@ -7,7 +7,7 @@ import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./for
 import { PlanTable } from "./plan-table.js";
 import type { Style } from "./style.js";
 import type { Surface } from "./surface.js";
-import { TerminalTextFilter } from "./terminal-text.js";
+import { TerminalTextFilter, terminalText } from "./terminal-text.js";
 import { describeCall, describeOutcome, editDiff, outcomeMark } from "./tool-lines.js";
 
 export interface RendererOptions {
@@ -109,7 +109,10 @@ export class ProgressRenderer {
       case "tool_execution_start":
         this.toolCount++;
         this.calls.set(event.toolCallId, { name: event.toolName, args: event.args });
-        this.line(`${style.cyan("▸")} ${describeCall(event.toolName, event.args)}`);
+        // A plan's steps run in parallel: say which step each call belongs to.
+        this.line(
+          `${style.cyan("▸")} ${event.stepId !== undefined ? style.dim(`[${terminalText(event.stepId)}] `) : ""}${describeCall(event.toolName, event.args)}`,
+        );
         this.lastStartedCall = event.toolCallId;
         this.surface.status(`running ${event.toolName}`);
         return;

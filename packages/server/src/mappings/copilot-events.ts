@@ -44,6 +44,8 @@ export class CopilotMapper {
   private answers = 0;
   /** In a plan run the answer arrives as answer_* events; the closing assistant message repeats it. */
   private planRun = false;
+  /** Each plan step's current round, so its tool calls name their sub-agent. */
+  private readonly stepRounds = new Map<string, number>();
 
   constructor(private readonly sessionId: string) {}
 
@@ -83,6 +85,7 @@ export class CopilotMapper {
             toolName: event.toolName,
             arguments: event.args,
             ...this.turn(),
+            ...this.parent(event.stepId),
           }),
         ];
       case "tool_execution_update":
@@ -130,6 +133,7 @@ export class CopilotMapper {
           }),
         ];
       case "plan_step_start":
+        this.stepRounds.set(event.stepId, event.round);
         return [
           body("subagent.started", {
             ...stepAgent(event.round, event.stepId),
@@ -221,6 +225,12 @@ export class CopilotMapper {
     return out;
   }
 
+  /** A plan step's tool call belongs to the step's sub-agent (`parentToolCallId`). */
+  private parent(stepId: string | undefined): { parentToolCallId?: string } {
+    const round = stepId === undefined ? undefined : this.stepRounds.get(stepId);
+    return round === undefined ? {} : { parentToolCallId: stepAgent(round, stepId as string).toolCallId };
+  }
+
   private stepEnd(event: Of<"plan_step_end">): CopilotEventBody {
     const agent = stepAgent(event.round, event.stepId);
     if (event.status === "done") {
@@ -244,6 +254,7 @@ export class CopilotMapper {
       success: !event.isError,
       result: { content: text },
       ...this.turn(),
+      ...this.parent(event.stepId),
     };
     if (event.isError) data.error = { message: text };
     return body("tool.execution_complete", data);
@@ -264,6 +275,7 @@ export class CopilotMapper {
   private runEnd(event: Of<"agent_end">): CopilotEventBody[] {
     this.callId = undefined;
     this.planRun = false;
+    this.stepRounds.clear();
     if (event.stopReason === "aborted") return [body("abort", { reason: "user_initiated" })];
     if (event.stopReason !== "error") return [];
     return [

@@ -92,7 +92,7 @@ export class FimMapper {
         return this.messageEnd(event);
       case "tool_execution_start":
         this.toolArgs.set(event.toolCallId, event.args);
-        return [step({ ...this.iterationFields(event.toolName, event.args), status: "start" })];
+        return [step({ ...this.iterationFields(event.toolName, event.args, event.stepId), status: "start" })];
       case "tool_execution_end":
         return [this.toolEnd(event)];
       case "phase":
@@ -220,13 +220,14 @@ export class FimMapper {
     return [step({ type: "thinking", status: "done", iteration: this.iteration, reasoning: this.reasoning })];
   }
 
-  private iterationFields(toolName: string, args: Record<string, unknown>) {
+  private iterationFields(toolName: string, args: Record<string, unknown>, stepId?: string) {
     return {
       type: "iteration",
       iteration: this.iteration,
       tool_name: toolName,
       tool_args: args,
       reasoning: this.reasoning,
+      ...(stepId !== undefined ? { step_id: stepId } : {}),
     };
   }
 
@@ -234,7 +235,7 @@ export class FimMapper {
     const text = outcomeText(event.result);
     const args = this.toolArgs.get(event.toolCallId) ?? {};
     return step({
-      ...this.iterationFields(event.toolName, args),
+      ...this.iterationFields(event.toolName, args, event.stepId),
       status: "done",
       observation: event.isError ? null : text,
       error: event.isError ? text : null,
