@@ -15,6 +15,9 @@ import {
 } from "./context/index.js";
 import { runAgentLoop, runAgentLoopContinue } from "./loop.js";
 import { userMessage } from "./messages.js";
+import { runPlan } from "./plan/run-plan.js";
+import { planConfig, runWithStrategy } from "./plan/strategy.js";
+import type { PlanCheckpoint, PlanOptions, RunStrategy } from "./plan/types.js";
 import { type ReactOptions, reactPolicies } from "./policies/react.js";
 import type {
   AgentEvent,
@@ -44,6 +47,10 @@ export interface AgentOptions extends Omit<AgentLoopConfig, "getSteeringMessages
    * Runs before `policies`.
    */
   react?: ReactOptions;
+  /** How prompts run: one ReAct loop (default), a plan of parallel steps, or the router's choice. */
+  strategy?: RunStrategy;
+  /** Plan mode's limits and model roles (concurrency, rounds, step limits, `fast`/`reasoning`). */
+  plan?: PlanOptions;
 }
 
 export interface TurnUsage {
@@ -77,6 +84,8 @@ export interface PromptOptions {
   images?: ImageContent[];
   /** While a run is going, queue the prompt as a follow-up instead of rejecting. */
   queue?: boolean;
+  /** This prompt's strategy (default: the agent's `strategy`). Steering during a plan forces a replan. */
+  strategy?: RunStrategy;
 }
 
 /**
@@ -185,7 +194,16 @@ export class Agent {
       this.followUpQueue.push(...messages);
       return this.running;
     }
-    return this.start(messages);
+    return this.start(messages, options.strategy);
+  }
+
+  /**
+   * Continues a plan that stopped mid-way (abort, crash), keeping the steps that finished:
+   * `planCheckpoint(events)` rebuilds the checkpoint from a session's event log.
+   */
+  async resumePlan(checkpoint: PlanCheckpoint): Promise<AgentRunResult> {
+    if (this.running) throw new Error("Agent is already running; await waitForIdle() before resumePlan().");
+    return this.start([], "plan", checkpoint);
   }
 
   /**
@@ -243,12 +261,16 @@ export class Agent {
     while (this.running) await this.running;
   }
 
-  private start(prompts: AgentMessage[] | undefined): Promise<AgentRunResult> {
+  private start(
+    prompts: AgentMessage[] | undefined,
+    strategy?: RunStrategy,
+    checkpoint?: PlanCheckpoint,
+  ): Promise<AgentRunResult> {
     const controller = new AbortController();
     this.controller = controller;
     this.state.isRunning = true;
     this.state.error = undefined;
-    const run = this.execute(prompts, controller.signal).finally(() => {
+    const run = this.execute(prompts, controller.signal, strategy, checkpoint).finally(() => {
       if (this.running === run) {
         this.running = undefined;
         this.controller = undefined;
@@ -259,7 +281,12 @@ export class Agent {
     return run;
   }
 
-  private async execute(prompts: AgentMessage[] | undefined, signal: AbortSignal): Promise<AgentRunResult> {
+  private async execute(
+    prompts: AgentMessage[] | undefined,
+    signal: AbortSignal,
+    strategy = this.options.strategy ?? "loop",
+    checkpoint?: PlanCheckpoint,
+  ): Promise<AgentRunResult> {
     if (prompts) prompts = await this.withSessionContext(prompts, signal);
     const context = {
       systemPrompt: this.state.systemPrompt,
@@ -272,6 +299,8 @@ export class Agent {
       sessionSource: _,
       onListenerError: __,
       react: ___,
+      strategy: ____,
+      plan,
       ...loopOptions
     } = this.options;
     const config: AgentLoopConfig = {
@@ -282,6 +311,12 @@ export class Agent {
       getSteeringMessages: () => drain(this.steeringQueue, steeringMode),
       getFollowUpMessages: () => drain(this.followUpQueue, followUpMode),
     };
+    if (checkpoint) {
+      return runPlan([], planConfig(config, context, { ...plan, resume: checkpoint }), this.handle, signal);
+    }
+    if (prompts && strategy !== "loop") {
+      return runWithStrategy(strategy, prompts, context, { ...config, plan }, this.handle, signal);
+    }
     return prompts
       ? runAgentLoop(prompts, context, config, this.handle, signal)
       : runAgentLoopContinue(context, config, this.handle, signal);

@@ -29,6 +29,7 @@ export {
 } from "./loop.js";
 export { assistantText, defaultConvertToLlm, isLlmMessage, messageText, userMessage } from "./messages.js";
 export { callModel, type ModelCallEnv, type ModelCallExtras } from "./model-call.js";
+export * from "./plan/index.js";
 export * from "./policies/index.js";
 export type {
   LoopPolicy,

@@ -19,6 +19,7 @@ import type {
 } from "@tern/ai";
 import type { ZodType } from "zod";
 import type { HookRegistry } from "./hooks.js";
+import type { PlanAnalysis, PlanStep, StepOutcome } from "./plan/types.js";
 import type { LoopPolicy } from "./policy.js";
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -86,6 +87,11 @@ export interface AgentTool<TParams = Record<string, unknown>, TDetails = unknown
   parameters: ZodType<TParams> | JsonSchema;
   /** "sequential" makes the whole batch it is in run one call at a time. */
   executionMode?: ToolExecutionMode;
+  /**
+   * Plan mode runs a call with the same arguments once per plan and hands every step that repeats
+   * it the first successful result. Only for tools whose answer does not change within a plan.
+   */
+  cacheable?: boolean;
   /** Repairs raw model arguments before validation (renamed fields, legacy shapes). */
   prepareArguments?(args: Record<string, unknown>): MaybePromise<Record<string, unknown>>;
   execute(
@@ -227,6 +233,8 @@ export type InjectKind =
 /** "turn" for loop turns; auxiliary calls name their job ("compaction", "tool_selection", "synthesis", ...). */
 export type ModelCallPurpose = "turn" | (string & {});
 
+export type PlanReplanReason = "low_confidence" | "user_message";
+
 export type ErrorSource = "hook" | "loop" | "listener" | "policy";
 
 export type AgentEvent =
@@ -272,13 +280,21 @@ export type AgentEvent =
       systemPrompt?: string;
       tools?: AnyAgentTool[];
     }
-  | { type: "tool_execution_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** `stepId` (plan mode): the step whose run made the call; steps run in parallel. */
+  | {
+      type: "tool_execution_start";
+      toolCallId: string;
+      toolName: string;
+      args: Record<string, unknown>;
+      stepId?: string;
+    }
   | {
       type: "tool_execution_update";
       toolCallId: string;
       toolName: string;
       args: Record<string, unknown>;
       partialResult: ToolOutcome;
+      stepId?: string;
     }
   | {
       type: "tool_execution_end";
@@ -287,6 +303,7 @@ export type AgentEvent =
       result: ToolOutcome;
       isError: boolean;
       durationMs: number;
+      stepId?: string;
     }
   | { type: "turn_end"; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "phase"; phase: string; detail?: Record<string, unknown> }
@@ -306,6 +323,14 @@ export type AgentEvent =
   /** `error`: the synthesis failed and `answer` is the loop's own last text instead. */
   | { type: "answer_end"; answer: string; error?: string }
   | { type: "task_complete"; summary: string }
+  /** Plan mode (`plan/`): a round's validated plan, before its steps run. */
+  | { type: "plan_start"; round: number; goal: string; steps: PlanStep[]; timestamp: number }
+  | { type: "plan_step_start"; round: number; stepId: string; task: string; model: string; timestamp: number }
+  /** A step's end: `status` done, failed, skipped (a dependency failed) or aborted; usage is the step's own. */
+  | ({ type: "plan_step_end"; round: number; stepId: string } & Omit<StepOutcome, "id">)
+  | ({ type: "plan_analysis"; round: number } & PlanAnalysis)
+  /** Another round starts: the analysis fell short, or the user sent a message during the plan. */
+  | { type: "plan_replan"; round: number; reason: PlanReplanReason; message?: string }
   | {
       type: "error";
       source: ErrorSource;

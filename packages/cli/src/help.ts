@@ -14,6 +14,8 @@ Loop:
       --answer-mode MODE   direct (default) or synthesize (a final streamed answer from the trace)
       --max-turns N        stop after N model turns (default 50)
       --autopilot          keep going until the model calls task_complete
+      --strategy S         loop (default: one ReAct loop), plan (a DAG of steps run in parallel,
+                           analysed and replanned) or auto (a router picks per task)
 Workspace and permissions:
   -C, --cwd DIR            workspace root the tools are confined to (default: current directory)
   -s, --session ID         continue a saved session (see tern sessions ls)
@@ -54,8 +56,8 @@ ${AGENT_OPTIONS}`,
 Interactive. When idle, Enter sends a prompt. While the agent works, Enter sends a steering
 message (read after the current tool calls) and Alt+Enter a follow-up (read when it would stop).
 Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
-Commands: /model [provider/]ID, /compact [hint], /sessions, /resume ID, /fork [ENTRY], /tools,
-/mode MODE, /help, /exit.
+Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
+/tools, /mode MODE, /help, /exit.
 
 ${AGENT_OPTIONS}`,
 

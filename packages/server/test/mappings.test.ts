@@ -200,3 +200,187 @@ describe("Copilot event mapping", () => {
     ]);
   });
 });
+
+describe("plan mode in both mappings", () => {
+  const stepUsage = { ...emptyUsage(), totalTokens: 40 };
+  const planRun: ServerEvent[] = [
+    { type: "agent_start", runId: "r", timestamp: 0 },
+    { type: "message_end", message: { role: "user", content: "compare", timestamp: 0 } },
+    { type: "phase", phase: "planning", detail: { round: 1 } },
+    {
+      type: "plan_start",
+      round: 1,
+      goal: "compare",
+      steps: [
+        { id: "a", task: "read a", dependencies: [], tool_hint: "read", model_hint: null },
+        { id: "b", task: "sum", dependencies: ["a"], tool_hint: null, model_hint: "fast" },
+      ],
+      timestamp: 0,
+    },
+    { type: "plan_step_start", round: 1, stepId: "a", task: "read a", model: "m", timestamp: 0 },
+    { type: "tool_execution_start", toolCallId: "t1", toolName: "read", args: { path: "a" }, stepId: "a" },
+    {
+      type: "plan_step_end",
+      round: 1,
+      stepId: "a",
+      task: "read a",
+      status: "failed",
+      result: "",
+      error: "boom",
+      startedAt: 0,
+      durationMs: 12,
+      usage: stepUsage,
+    },
+    {
+      type: "plan_step_end",
+      round: 1,
+      stepId: "b",
+      task: "sum",
+      status: "skipped",
+      result: "",
+      error: 'Not run: step "a" it depends on failed.',
+      startedAt: 12,
+      durationMs: 0,
+      usage: emptyUsage(),
+    },
+    {
+      type: "plan_analysis",
+      round: 1,
+      achieved: false,
+      confidence: 0.2,
+      reasoning: "a failed",
+      final_answer: null,
+    },
+    { type: "plan_replan", round: 2, reason: "low_confidence" },
+    { type: "answer_start" },
+    { type: "answer_delta", delta: "Not achieved." },
+    { type: "answer_end", answer: "Not achieved." },
+    {
+      type: "message_end",
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "Not achieved." }],
+        api: "faux",
+        provider: "faux",
+        model: "m",
+        usage: emptyUsage(),
+        stopReason: "stop",
+        timestamp: 0,
+      },
+    },
+    {
+      type: "agent_end",
+      messages: [],
+      answer: "Not achieved.",
+      usage,
+      iterations: 1,
+      elapsedMs: 20,
+      stopReason: "stop",
+    },
+  ];
+
+  it("maps plan events to FIM phase and step_progress frames", () => {
+    const mapper = new FimMapper();
+    const frames = planRun.flatMap((event) => mapper.map(event));
+    expect(frames.filter((f) => f.event === "phase" || f.event === "step_progress")).toEqual([
+      { event: "phase", data: { phase: "planning", round: 1 } },
+      {
+        event: "phase",
+        data: { phase: "executing", round: 1, steps: (planRun[3] as { steps: unknown }).steps },
+      },
+      {
+        event: "step_progress",
+        data: {
+          round: 1,
+          step_id: "a",
+          status: "running",
+          task: "read a",
+          model: "m",
+          started_at: new Date(0).toISOString(),
+        },
+      },
+      {
+        event: "step_progress",
+        data: {
+          round: 1,
+          step_id: "a",
+          status: "failed",
+          result: "",
+          error: "boom",
+          task: "read a",
+          started_at: new Date(0).toISOString(),
+          duration_ms: 12,
+          usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 40 },
+        },
+      },
+      expect.objectContaining({
+        event: "step_progress",
+        data: expect.objectContaining({ step_id: "b", status: "skipped" }),
+      }),
+      {
+        event: "phase",
+        data: {
+          phase: "analyzing",
+          round: 1,
+          achieved: false,
+          confidence: 0.2,
+          reasoning: "a failed",
+          final_answer: null,
+          results: [
+            { step_id: "a", status: "failed", result: "", error: "boom" },
+            { step_id: "b", status: "skipped", result: "", error: 'Not run: step "a" it depends on failed.' },
+          ],
+        },
+      },
+      { event: "phase", data: { phase: "replanning", round: 2, reason: "low_confidence" } },
+    ]);
+    // The closing assistant message is the answer, not a thinking step; the answer streams once.
+    // A step's tool call is an iteration frame naming its step.
+    expect(frames.filter((f) => f.event === "step")).toEqual([
+      {
+        event: "step",
+        data: {
+          type: "iteration",
+          iteration: 0,
+          tool_name: "read",
+          tool_args: { path: "a" },
+          reasoning: "",
+          step_id: "a",
+          status: "start",
+        },
+      },
+      { event: "step", data: { type: "answer", status: "start" } },
+    ]);
+    expect(frames.filter((f) => f.event === "answer")).toHaveLength(3);
+  });
+
+  it("maps plan steps to Copilot sub-agent events and the answer to one assistant message", () => {
+    const mapper = new CopilotMapper("s1");
+    const bodies = planRun.flatMap((event) => mapper.map(event));
+    const types = bodies.map((b) => b.type);
+    expect(types).toEqual([
+      "user.message",
+      "assistant.intent",
+      "session.plan_changed",
+      "session.info",
+      "subagent.started",
+      "tool.execution_start",
+      "subagent.failed",
+      "subagent.failed",
+      "session.info",
+      "session.info",
+      "assistant.message_delta",
+      "assistant.message",
+    ]);
+    expect(bodies[4]?.data).toEqual({
+      toolCallId: "plan-1-a",
+      agentName: "step:a",
+      agentDisplayName: "Step a",
+      agentDescription: "read a",
+      model: "m",
+    });
+    expect(bodies[5]?.data).toMatchObject({ toolCallId: "t1", parentToolCallId: "plan-1-a" });
+    expect(bodies[6]?.data).toMatchObject({ toolCallId: "plan-1-a", error: "boom", durationMs: 12 });
+    expect(bodies.at(-1)?.data).toMatchObject({ content: "Not achieved." });
+  });
+});

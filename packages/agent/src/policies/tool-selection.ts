@@ -3,10 +3,11 @@
 // only unknown names) keeps every tool: selection may only save tokens, never lose a tool the
 // model needs. Pinned tools are always kept, and `request_tools` lets the model load more later.
 
-import { type AssistantMessage, type JsonSchema, type Model, structuredCall } from "@tern/ai";
+import type { JsonSchema, Model } from "@tern/ai";
 import { userMessage } from "../messages.js";
 import type { LoopPolicy, PolicyRun } from "../policy.js";
 import type { AgentEvent, AnyAgentTool } from "../types.js";
+import { visibleStructuredCall } from "../visible-structured-call.js";
 import { setting } from "./env.js";
 import { catalog, DEFAULT_CATALOG_LINE_CHARS } from "./tool-catalog.js";
 import { REQUEST_TOOLS_TOOL } from "./tool-names.js";
@@ -83,23 +84,30 @@ async function pick(
     `Tools:\n${catalog(tools, lineChars)}`,
     `Pick the tools needed for this task: at most ${max}, by exact name, most useful first. Answer as {"tools": ["name", ...]}.`,
   ].join("\n\n");
-  const events = visibleCalls(run, model);
   let answer: unknown;
   try {
-    const { toolChoice: _c, responseFormat: _f, ...streamOptions } = run.streamOptions;
-    const result = await structuredCall(
+    const { toolChoice: _c, responseFormat: _f, signal, ...streamOptions } = run.streamOptions;
+    const env = {
+      emit: (event: AgentEvent) => run.emit(event),
+      now: () => run.now(),
+      ids: () => run.newId(),
+      streamFn: run.streamFn,
+      streamOptions,
+      signal: signal ?? run.signal,
+    };
+    const result = await visibleStructuredCall(
+      env,
       model,
       {
         systemPrompt: "You choose which tools an assistant needs for a task. You never do the task yourself.",
         messages: [userMessage(prompt, run.now())],
       },
-      { ...streamOptions, schema: SCHEMA, name: "select_tools", streamFn: run.streamFn, ...events.hooks },
+      { schema: SCHEMA, name: "select_tools", purpose: "tool_selection" },
     );
     answer = result.value;
   } catch {
     answer = undefined; // an error keeps every tool
   }
-  await events.flushed();
   const names = Array.isArray((answer as { tools?: unknown })?.tools)
     ? (answer as { tools: unknown[] }).tools
     : [];
@@ -111,47 +119,6 @@ async function pick(
   for (const name of valid) if (!pinned.has(name) && chosen.size < max) chosen.add(name);
   for (const name of pinned) if (known.has(name)) chosen.add(name);
   return chosen;
-}
-
-/** structuredCall reports its model calls synchronously; they become model_call_start/end events in order. */
-function visibleCalls(run: PolicyRun, model: Model) {
-  let chain: Promise<void> = Promise.resolve();
-  const send = (event: AgentEvent) => {
-    chain = chain.then(() => run.emit(event));
-  };
-  let callId = "";
-  let startedAt = 0;
-  return {
-    hooks: {
-      onCallStart: () => {
-        callId = run.newId();
-        startedAt = run.now();
-        send({
-          type: "model_call_start",
-          callId,
-          purpose: "tool_selection",
-          model: model.id,
-          provider: model.provider,
-          timestamp: startedAt,
-        });
-      },
-      onCall: ({ message, durationMs }: { message: AssistantMessage; durationMs: number }) => {
-        const end: AgentEvent = {
-          type: "model_call_end",
-          callId,
-          purpose: "tool_selection",
-          model: model.id,
-          provider: model.provider,
-          usage: message.usage,
-          durationMs,
-          stopReason: message.stopReason,
-        };
-        if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
-        send(end);
-      },
-    },
-    flushed: () => chain,
-  };
 }
 
 function requestToolsTool(hidden: readonly AnyAgentTool[], loaded: (names: string[]) => void): AnyAgentTool {

@@ -1,7 +1,7 @@
 // `tern chat` on a terminal: raw keys, the input line, the agent's events streaming above it,
 // permission questions in the input line, Ctrl-C handling and the slash commands.
 import { emitKeypressEvents } from "node:readline";
-import type { AgentRunResult } from "@tern/agent";
+import type { AgentRunResult, RunStrategy } from "@tern/agent";
 import { describeSandbox, type PermissionAnswer, type PermissionRequest } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
@@ -111,10 +111,10 @@ export class ChatApp {
     return this.running !== undefined;
   }
 
-  private prompt(text: string): void {
+  private prompt(text: string, strategy?: RunStrategy): void {
     this.print(`${this.style.bold(this.style.cyan("›"))} ${text}`);
     const agent = this.runtime.agent;
-    this.running = agent.prompt(text).then(
+    this.running = agent.prompt(text, strategy ? { strategy } : {}).then(
       (result) => this.afterRun(result),
       (error: unknown) => this.print(this.style.red(`✗ ${errorText(error)}`)),
     );
@@ -322,6 +322,7 @@ export class ChatApp {
         busy: this.busy,
         print: (text) => this.print(text),
         switchSession: (id, how) => this.switchSession(id, how),
+        prompt: (text, strategy) => this.prompt(text, strategy),
         exit: () => void this.exit(0),
       });
     } catch (error) {

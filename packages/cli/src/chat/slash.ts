@@ -1,4 +1,6 @@
-// Slash commands of `tern chat`: /model /compact /sessions /resume /fork /tools /mode /help /exit.
+// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /tools /mode /help
+// /exit.
+import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
@@ -16,12 +18,15 @@ export interface SlashContext {
   print(text: string): void;
   /** Closes the current session and continues in another one. */
   switchSession(id: string, how: "resume" | "fork"): Promise<void>;
+  /** Sends a prompt with its own strategy (/plan). */
+  prompt(text: string, strategy: RunStrategy): void;
   exit(): void;
 }
 
 export const SLASH_HELP = [
   "/model [provider/]ID   switch the model (no argument: show it)",
   "/compact [hint]        summarise older messages to free context",
+  "/plan TASK             run TASK as a plan: steps in parallel, analysed, replanned if needed",
   "/sessions              sessions of this directory",
   "/resume ID             continue another session",
   "/fork [ENTRY]          branch this session into a new one (at an entry id from tern sessions show)",
@@ -54,6 +59,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return switchModel(arg, ctx);
     case "/compact":
       return compact(arg, ctx);
+    case "/plan":
+      if (!arg) return print(style.yellow("usage: /plan TASK"));
+      return ctx.prompt(arg, "plan");
     case "/sessions":
       return listSessions(ctx);
     case "/resume":

@@ -37,6 +37,7 @@ export const AGENT_OPTIONS: OptionSpecs = {
   mode: { type: "string" },
   sandbox: { type: "string" },
   "allow-net": { type: "boolean" },
+  strategy: { type: "string" },
 };
 
 /** Options every command takes. */

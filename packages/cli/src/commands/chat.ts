@@ -26,11 +26,16 @@ export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
   try {
     for await (const line of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {
       const prompt = line.trim();
-      if (prompt === "" || prompt.startsWith("/")) {
+      // `/plan TASK` runs TASK as a plan here too; other slash commands need the terminal.
+      const plan = /^\/plan\s+(\S.*)$/.exec(prompt)?.[1];
+      if (plan === undefined && (prompt === "" || prompt.startsWith("/"))) {
         if (prompt === "/exit" || prompt === "/quit") break;
         continue;
       }
-      const result = await runtime.agent.prompt(prompt);
+      const result = await runtime.agent.prompt(
+        plan ?? prompt,
+        plan !== undefined ? { strategy: "plan" } : {},
+      );
       if (result.stopReason === "error") {
         io.stderr.write(`tern: ${explainFailure(result, runtime.model)}\n`);
         code = 1;

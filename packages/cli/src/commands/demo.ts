@@ -55,6 +55,8 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     debug: values.debug === true,
     sandbox: sandboxed ? "sandbox" : "off",
     allowNet: false,
+    strategy: "loop",
+    roles: {},
   };
 
   const say = (text = "") => io.stderr.write(`${text}\n`);

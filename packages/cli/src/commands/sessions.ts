@@ -11,7 +11,7 @@ import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import { RunSurface } from "../render/run-surface.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import { executeRun } from "../runtime/execute.js";
-import { resumePlan } from "../runtime/resume.js";
+import { type ResumePlan, resumePlan } from "../runtime/resume.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { resolveSessionId, sessionFailure } from "../runtime/session-ids.js";
 import { showLines, toMarkdown } from "../sessions/transcript.js";
@@ -206,9 +206,7 @@ async function resume(argv: string[], io: Io): Promise<ExitCode> {
   }
   if (!json)
     io.stderr.write(
-      style.dim(
-        `resuming session ${runtime.session.id.slice(0, 8)} (${plan.kind === "continue" ? "repaired an interrupted run" : plan.kind === "prompt" ? "the last run did not finish" : "new prompt"})\n`,
-      ),
+      style.dim(`resuming session ${runtime.session.id.slice(0, 8)} (${RESUME_NOTES[plan.kind]})\n`),
     );
   const surface = new RunSurface(io.stdout, io.stderr, style, !json);
   const { code } = await executeRun({
@@ -220,6 +218,7 @@ async function resume(argv: string[], io: Io): Promise<ExitCode> {
     start: () => {
       if (prompt !== "")
         return runtime.agent.prompt(plan.kind === "prompt" ? `${plan.note}\n\n${prompt}` : prompt);
+      if (plan.kind === "plan") return runtime.agent.resumePlan(plan.checkpoint);
       return plan.kind === "continue"
         ? runtime.agent.continue()
         : runtime.agent.prompt((plan as { note: string }).note);
@@ -227,3 +226,10 @@ async function resume(argv: string[], io: Io): Promise<ExitCode> {
   });
   return code;
 }
+
+const RESUME_NOTES: Record<ResumePlan["kind"], string> = {
+  continue: "repaired an interrupted run",
+  plan: "an unfinished plan: its finished steps are kept",
+  prompt: "the last run did not finish",
+  finished: "new prompt",
+};

@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { MODEL_ROLES, RUN_STRATEGIES } from "@tern/agent";
 import { PERMISSION_MODES, SANDBOX_PROFILES } from "@tern/tools";
 
 export type ToolMode = "native" | "json" | "auto";
@@ -46,6 +47,10 @@ export interface TernConfig {
   providers?: Record<string, ProviderConfig>;
   sandbox?: string;
   allowNet?: boolean;
+  /** How prompts run: "loop", "plan" or "auto". */
+  strategy?: string;
+  /** Models for plan steps the planner marks "fast" or "reasoning" ("provider/id"). */
+  roles?: Record<string, string>;
 }
 
 export interface LoadedConfig {
@@ -80,6 +85,13 @@ const isProviders: Check = (value) =>
     const { apiKeyEnv, keyless } = entry;
     return (apiKeyEnv === undefined || isString(apiKeyEnv)) && (keyless === undefined || isBoolean(keyless));
   });
+const isRoles: Check = (value) =>
+  typeof value === "object" &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.entries(value).every(
+    ([role, id]) => (MODEL_ROLES as readonly string[]).includes(role) && isString(id),
+  );
 const isRetry: Check = (value) =>
   typeof value === "object" &&
   value !== null &&
@@ -104,6 +116,8 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   providers: [isProviders, 'an object of { "apiKeyEnv": "VARIABLE", "keyless": true|false } by provider'],
   sandbox: [oneOf(SANDBOX_PROFILES), `one of ${SANDBOX_PROFILES.join(", ")}`],
   allowNet: [isBoolean, "true or false"],
+  strategy: [oneOf(RUN_STRATEGIES), `one of ${RUN_STRATEGIES.join(", ")}`],
+  roles: [isRoles, `an object of model ids ("provider/id") by role: ${MODEL_ROLES.join(", ")}`],
 };
 
 export function loadConfig(home: string): LoadedConfig {

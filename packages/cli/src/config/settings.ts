@@ -4,6 +4,7 @@
 // here, and one help line: all three commands take it from there.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { type ModelRole, RUN_STRATEGIES, type RunStrategy } from "@tern/agent";
 import type { ThinkingLevel } from "@tern/ai";
 import {
   PERMISSION_MODES,
@@ -70,6 +71,10 @@ export interface AgentSettings extends Home {
   sandbox: SandboxProfile;
   /** --allow-net / "allowNet": sandboxed commands may use the network. */
   allowNet: boolean;
+  /** --strategy / "strategy": prompts run as one loop (default), a plan, or the router's choice. */
+  strategy: RunStrategy;
+  /** "roles" in config.json: the models of plan steps hinted "fast" or "reasoning". */
+  roles: Partial<Record<ModelRole, string>>;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -121,6 +126,12 @@ export function resolveAgentSettings(
       SANDBOX_PROFILES,
     ),
     allowNet: values["allow-net"] === true || config.allowNet === true,
+    strategy: choice(
+      "--strategy",
+      stringOption(values, "strategy") ?? config.strategy ?? "loop",
+      RUN_STRATEGIES,
+    ),
+    roles: config.roles ?? {},
   };
   const provider = flagProvider ?? nonEmpty(env.TERN_PROVIDER) ?? config.provider;
   const model = flagModel ?? nonEmpty(env.TERN_MODEL) ?? config.model;

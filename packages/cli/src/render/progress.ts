@@ -4,9 +4,10 @@
 import type { AgentEvent, AgentRunResult } from "@tern/agent";
 import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/ai";
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
+import { PlanTable } from "./plan-table.js";
 import type { Style } from "./style.js";
 import type { Surface } from "./surface.js";
-import { TerminalTextFilter } from "./terminal-text.js";
+import { TerminalTextFilter, terminalText } from "./terminal-text.js";
 import { describeCall, describeOutcome, editDiff, outcomeMark } from "./tool-lines.js";
 
 export interface RendererOptions {
@@ -42,12 +43,18 @@ export class ProgressRenderer {
   private readonly calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   private toolCount = 0;
   private readonly cleaner: TerminalTextFilter | undefined;
+  private readonly plan: PlanTable;
 
   constructor(
     private readonly surface: Surface,
     private readonly options: RendererOptions,
   ) {
     if (options.terminal ?? options.liveText) this.cleaner = new TerminalTextFilter();
+    this.plan = new PlanTable(
+      options.style,
+      (text) => this.line(text),
+      (text) => surface.status(text),
+    );
   }
 
   /** Tool calls run so far (all runs). */
@@ -62,10 +69,18 @@ export class ProgressRenderer {
         this.pendingAnswer = undefined;
         this.synthesized = false;
         this.answerShown = false;
+        this.plan.reset();
         this.surface.status("thinking");
         return;
       case "model_call_start":
-        this.surface.status(event.purpose === "turn" ? "thinking" : `${event.purpose}`);
+        // A plan's steps call models in parallel: the plan's summary says more than one of them.
+        this.surface.status(
+          event.purpose === "turn"
+            ? "thinking"
+            : event.purpose.startsWith("step:")
+              ? (this.plan.summary() ?? event.purpose)
+              : event.purpose,
+        );
         return;
       case "model_retry":
         this.line(style.yellow(`↻ ${retryLine(event)}`));
@@ -94,7 +109,10 @@ export class ProgressRenderer {
       case "tool_execution_start":
         this.toolCount++;
         this.calls.set(event.toolCallId, { name: event.toolName, args: event.args });
-        this.line(`${style.cyan("▸")} ${describeCall(event.toolName, event.args)}`);
+        // A plan's steps run in parallel: say which step each call belongs to.
+        this.line(
+          `${style.cyan("▸")} ${event.stepId !== undefined ? style.dim(`[${terminalText(event.stepId)}] `) : ""}${describeCall(event.toolName, event.args)}`,
+        );
         this.lastStartedCall = event.toolCallId;
         this.surface.status(`running ${event.toolName}`);
         return;
@@ -163,6 +181,13 @@ export class ProgressRenderer {
       case "answer_end":
         if (!this.synthesisDeltas) this.writeText(event.answer);
         this.endText();
+        return;
+      case "plan_start":
+      case "plan_step_start":
+      case "plan_step_end":
+      case "plan_analysis":
+      case "plan_replan":
+        this.plan.handle(event);
         return;
       case "task_complete":
         this.line(style.green(`✔ task complete: ${oneLine(event.summary, 140)}`));
@@ -267,7 +292,7 @@ export class ProgressRenderer {
     }
     this.endText();
     const parts = [
-      plural(event.iterations, "turn"),
+      plural(event.iterations, this.plan.planned ? "step" : "turn"),
       `${formatTokens(event.usage.totalTokens)} tokens`,
       formatCost(event.usage.cost.total),
       formatDuration(event.elapsedMs),

@@ -5,13 +5,14 @@
 import {
   type AgentOptions,
   contextGuard,
+  type ModelRole,
   REQUEST_TOOLS_TOOL,
   type ReactOptions,
   TASK_COMPLETE_TOOL,
 } from "@tern/agent";
-import type { Model } from "@tern/ai";
+import type { Model, ModelRegistry } from "@tern/ai";
 import { type AnyBuiltinTool, createTools, type PermissionOptions, type SandboxOptions } from "@tern/tools";
-import { explicitApiKey } from "../config/model.js";
+import { chooseModel, explicitApiKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { loopOptions } from "./loop-options.js";
 import { systemPrompt } from "./system-prompt.js";
@@ -34,6 +35,8 @@ export function agentParts(
     react?: Partial<ReactOptions>;
     /** How bash is confined (default: bashSandbox(settings)). */
     sandbox?: SandboxOptions;
+    /** Resolves the plan roles' models ("roles" in config.json); without it steps use `model`. */
+    registry?: ModelRegistry;
   },
 ): AgentParts {
   const { cwd, model, env } = where;
@@ -66,8 +69,23 @@ export function agentParts(
       // Keeps every model call inside the model's context window (and makes /compact possible).
       policies: [contextGuard()],
       ...loopOptions(settings, where.react),
+      strategy: settings.strategy,
+      plan: { roles: planRoles(settings, where) },
     },
   };
+}
+
+/** The models of the plan roles, resolved like --model (an unknown one is a usage error). */
+function planRoles(
+  settings: AgentSettings,
+  where: { env: NodeJS.ProcessEnv; registry?: ModelRegistry },
+): Partial<Record<ModelRole, Model>> {
+  const roles: Partial<Record<ModelRole, Model>> = {};
+  if (!where.registry) return roles;
+  for (const [role, id] of Object.entries(settings.roles) as [ModelRole, string][]) {
+    roles[role] = chooseModel(where.registry, { model: id }, where.env, settings.config.path);
+  }
+  return roles;
 }
 
 /** How `bash` is confined for these settings; tern's own home (sessions, config) is hidden. */

@@ -1,9 +1,15 @@
 // What resuming a session means. A run that crashed (no agent_end) was repaired by
 // @tern/session and goes on with continue(); a run that ended interrupted (Ctrl-C) or on an error
-// goes on with a short note telling the model so; a finished run has nothing to resume.
+// goes on with a short note telling the model so; a finished run has nothing to resume. A plan
+// that crashed or was interrupted goes on from its event log, keeping the steps that finished.
+import { type AgentEvent, type PlanCheckpoint, planCheckpoint } from "@tern/agent";
 import type { Session } from "@tern/session";
 
-export type ResumePlan = { kind: "continue" } | { kind: "prompt"; note: string } | { kind: "finished" };
+export type ResumePlan =
+  | { kind: "continue" }
+  | { kind: "plan"; checkpoint: PlanCheckpoint }
+  | { kind: "prompt"; note: string }
+  | { kind: "finished" };
 
 export function lastRunEnd(session: Session): { stopReason: string; errorMessage?: string } | undefined {
   const events = session.storedEvents();
@@ -20,6 +26,8 @@ export function lastRunEnd(session: Session): { stopReason: string; errorMessage
 }
 
 export function resumePlan(session: Session, needsContinue: boolean): ResumePlan {
+  const checkpoint = planCheckpoint(session.storedEvents().map((entry) => entry.event as AgentEvent));
+  if (checkpoint) return { kind: "plan", checkpoint };
   if (needsContinue) return { kind: "continue" };
   const end = lastRunEnd(session);
   if (end?.stopReason === "aborted")

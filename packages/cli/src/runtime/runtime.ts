@@ -27,6 +27,7 @@ import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
+import { oneQuestionAtATime } from "./one-question.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
 
 export interface RuntimeOptions {
@@ -130,13 +131,14 @@ function build(
     model,
     env: options.env,
     sandbox: parts.sandboxOptions,
+    registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
   });
   const hooks = new HookRegistry();
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,
-    ...(options.ask ? { ask: options.ask } : {}),
+    ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
   });
   const { agent, binding } = createSessionAgent(session, {
     model,

@@ -24,6 +24,7 @@ export function servedEngineOptions(
         cwd,
         model,
         env: parts.env,
+        registry: parts.registry,
       });
       return { ...options, tools, systemPrompt, ...(tools.length > 0 ? { permissions } : {}) };
     },

@@ -6,7 +6,8 @@ import type { InjectKind, ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage } from "@tern/ai";
 import type { Session, SessionEntry } from "@tern/session";
 import { formatCost, formatTokens, oneLine, plural } from "../render/format.js";
-import type { Style } from "../render/style.js";
+import { PlanTable } from "../render/plan-table.js";
+import { createStyle, type Style } from "../render/style.js";
 import { terminalText } from "../render/terminal-text.js";
 import { describeCall, describeOutcome, outcomeMark, outcomeText } from "../render/tool-lines.js";
 
@@ -44,6 +45,46 @@ function injectedKinds(session: Session): Map<Message, InjectKind> {
     }
   }
   return kinds;
+}
+
+type PlanEvent = Parameters<PlanTable["handle"]>[0];
+const PLAN_EVENTS = new Set([
+  "plan_start",
+  "plan_step_start",
+  "plan_step_end",
+  "plan_analysis",
+  "plan_replan",
+]);
+
+/**
+ * Each plan's events by the prompt that started it (a resumed plan's go with the same prompt), so
+ * a transcript replays the plan under the question: rounds, steps, their ends and analyses.
+ */
+function plansByPrompt(session: Session): Map<Message, PlanEvent[]> {
+  const plans = new Map<Message, PlanEvent[]>();
+  let prompt: Message | undefined;
+  for (const { event } of session.eventsAfter(0)) {
+    if (event.type === "message_end" && (event.message as Message).role === "user")
+      prompt = event.message as Message;
+    else if (PLAN_EVENTS.has(event.type) && prompt) {
+      const list = plans.get(prompt) ?? [];
+      list.push(event as unknown as PlanEvent);
+      plans.set(prompt, list);
+    }
+  }
+  return plans;
+}
+
+/** A plan's replay, as the live step table drew it. */
+function planLines(events: PlanEvent[], style: Style): string[] {
+  const lines: string[] = [];
+  const table = new PlanTable(
+    style,
+    (line) => lines.push(line),
+    () => {},
+  );
+  for (const event of events) table.handle(event);
+  return lines;
 }
 
 /** "cycle-warning", as the live progress lines name it. */
@@ -88,6 +129,7 @@ export function showLines(session: Session, style: Style): string[] {
   const path = session.pathTo();
   const calls = new Map<string, ToolCall>();
   const injected = injectedKinds(session);
+  const plans = plansByPrompt(session);
   for (const entry of path) {
     const id = style.dim(`[${entry.id}]`);
     const label = session.getLabel(entry.id);
@@ -102,6 +144,8 @@ export function showLines(session: Session, style: Style): string[] {
           );
         } else if (message.role === "user") {
           out.push(`${id}${tag} ${style.bold(style.cyan("you"))}: ${indent(terminalText(textOf(message)))}`);
+          const plan = plans.get(message);
+          if (plan) for (const line of planLines(plan, style)) out.push(`  ${line}`);
         } else if (message.role === "assistant") {
           const text = terminalText(textOf(message)).trim();
           const meta = style.dim(
@@ -189,6 +233,7 @@ export function toMarkdown(session: Session): string {
   );
   const calls = new Map<string, ToolCall>();
   const injected = injectedKinds(session);
+  const plans = plansByPrompt(session);
   for (const entry of session.pathTo()) {
     if (entry.type === "compaction") {
       out.push("## Compaction", "", entry.summary, "");
@@ -202,8 +247,11 @@ export function toMarkdown(session: Session): string {
     const message = entry.message;
     const kind = injected.get(message);
     if (kind !== undefined) out.push(`## ↪ ${kindLabel(kind)}`, "", textOf(message), "");
-    else if (message.role === "user") out.push("## You", "", textOf(message), "");
-    else if (message.role === "assistant") {
+    else if (message.role === "user") {
+      out.push("## You", "", textOf(message), "");
+      const plan = plans.get(message);
+      if (plan) out.push("### Plan", "", fence(planLines(plan, createStyle(false)).join("\n")), "");
+    } else if (message.role === "assistant") {
       out.push(`## tern (${message.model})`, "");
       const text = textOf(message).trim();
       if (text) out.push(text, "");

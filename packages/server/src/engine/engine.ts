@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { AgentMessage } from "@tern/agent";
+import { type AgentMessage, isRunStrategy, RUN_STRATEGIES, type RunStrategy } from "@tern/agent";
 import type { Model } from "@tern/ai";
 import {
   type EventEntry,
@@ -31,6 +31,8 @@ export interface CreateOptions {
   cwd?: string;
   name?: string;
   systemMessage?: SystemMessage;
+  /** How the session's prompts run: "loop" (default), "plan" or "auto" (plan mode, `@tern/agent`). */
+  strategy?: string;
   /** Use this id (Copilot clients choose their session ids). */
   sessionId?: string;
   /** Sees the session before its first event (session_start): attach a client here. */
@@ -40,6 +42,7 @@ export interface CreateOptions {
 export interface OpenOptions {
   model?: string;
   systemMessage?: SystemMessage;
+  strategy?: string;
   /** Sees a resumed session before its session_resume event (not called for one already open). */
   beforeStart?: (session: ServerSession) => void;
 }
@@ -110,6 +113,7 @@ export class Engine {
       source: "startup",
       ...this.sessionDefaults(),
       ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
+      ...strategyOf(options.strategy),
     }));
     options.beforeStart?.(open);
     open.publish({
@@ -241,6 +245,7 @@ export class Engine {
       source: "resume",
       ...this.sessionDefaults(),
       ...(options.systemMessage ? { systemMessage: options.systemMessage } : {}),
+      ...strategyOf(options.strategy),
     }));
     options.beforeStart?.(open);
     open.publish({
@@ -399,4 +404,12 @@ function isDirectory(path: string): boolean {
 function isInside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** A client's strategy option, checked: an unknown name is the client's error, not a silent loop. */
+function strategyOf(strategy: string | undefined): { strategy?: RunStrategy } {
+  if (strategy === undefined) return {};
+  if (!isRunStrategy(strategy))
+    throw new EngineError("invalid", `unknown strategy "${strategy}": use ${RUN_STRATEGIES.join(", ")}`);
+  return { strategy };
 }

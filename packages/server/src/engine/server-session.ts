@@ -3,7 +3,14 @@
 // protocol shows comes out of `journal` as ServerEvents.
 
 import { randomUUID } from "node:crypto";
-import { type Agent, type AgentEvent, type AgentMessage, type AnyAgentTool, HookRegistry } from "@tern/agent";
+import {
+  type Agent,
+  type AgentEvent,
+  type AgentMessage,
+  type AnyAgentTool,
+  HookRegistry,
+  type RunStrategy,
+} from "@tern/agent";
 import type { Model } from "@tern/ai";
 import {
   createSessionAgent,
@@ -38,6 +45,8 @@ export interface ServerSessionInit {
   model: Model;
   cwd: string;
   systemMessage?: SystemMessage;
+  /** The client's choice of strategy; wins over the server's `configureAgent` default. */
+  strategy?: RunStrategy;
   /** "startup" for a new session, "resume" for one opened from the store. */
   source: "startup" | "resume";
   configureAgent?: (setup: AgentSetup) => AgentConfig;
@@ -109,6 +118,7 @@ export class ServerSession {
       tools,
       hooks,
       sessionSource: init.source,
+      ...(init.strategy !== undefined ? { strategy: init.strategy } : {}),
       ...(prompt !== undefined ? { systemPrompt: prompt } : {}),
     });
     this.agent = agent;

@@ -119,7 +119,9 @@ async function createSession(req: IncomingMessage, res: ServerResponse, engine: 
   const model = optionalString(body, "model");
   const name = optionalString(body, "name");
   const cwd = optionalString(body, "cwd");
+  const strategy = optionalString(body, "strategy");
   const session = await engine.create({
+    ...(strategy !== undefined ? { strategy } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(cwd !== undefined ? { cwd } : {}),

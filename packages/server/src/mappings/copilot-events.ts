@@ -42,6 +42,10 @@ export class CopilotMapper {
   private answerId: string | undefined;
   private injected: InjectKind | undefined;
   private answers = 0;
+  /** In a plan run the answer arrives as answer_* events; the closing assistant message repeats it. */
+  private planRun = false;
+  /** Each plan step's current round, so its tool calls name their sub-agent. */
+  private readonly stepRounds = new Map<string, number>();
 
   constructor(private readonly sessionId: string) {}
 
@@ -81,6 +85,7 @@ export class CopilotMapper {
             toolName: event.toolName,
             arguments: event.args,
             ...this.turn(),
+            ...this.parent(event.stepId),
           }),
         ];
       case "tool_execution_update":
@@ -118,6 +123,40 @@ export class CopilotMapper {
         return [body("session.task_complete", { summary: event.summary, success: true })];
       case "phase":
         return [ephemeral("assistant.intent", { intent: event.phase })];
+      case "plan_start":
+        this.planRun = true;
+        return [
+          body("session.plan_changed", { operation: event.round === 1 ? "create" : "update" }),
+          body("session.info", {
+            infoType: "plan",
+            message: `Plan (round ${event.round}): ${event.steps.map((s) => `${s.id}${s.dependencies.length ? ` after ${s.dependencies.join(", ")}` : ""}`).join("; ")}`,
+          }),
+        ];
+      case "plan_step_start":
+        this.stepRounds.set(event.stepId, event.round);
+        return [
+          body("subagent.started", {
+            ...stepAgent(event.round, event.stepId),
+            agentDescription: event.task,
+            model: event.model,
+          }),
+        ];
+      case "plan_step_end":
+        return [this.stepEnd(event)];
+      case "plan_analysis":
+        return [
+          body("session.info", {
+            infoType: "plan_analysis",
+            message: `Round ${event.round}: ${event.achieved ? "achieved" : "not achieved"} (confidence ${event.confidence}). ${event.reasoning}`,
+          }),
+        ];
+      case "plan_replan":
+        return [
+          body("session.info", {
+            infoType: "plan_replan",
+            message: `Replanning (round ${event.round}): ${event.reason === "user_message" ? `the user said "${event.message ?? ""}"` : "the goal was not met"}`,
+          }),
+        ];
       case "error":
         return [body("session.warning", { warningType: event.source, message: event.message })];
       case "agent_end":
@@ -145,7 +184,8 @@ export class CopilotMapper {
 
   private messageEnd(event: Of<"message_end">): CopilotEventBody[] {
     const role = (event.message as { role?: unknown }).role;
-    if (role === "assistant") return this.assistantMessage(event.message as AssistantMessage);
+    if (role === "assistant")
+      return this.planRun ? [] : this.assistantMessage(event.message as AssistantMessage);
     if (role !== "user") return [];
     const kind = this.injected;
     this.injected = undefined;
@@ -185,6 +225,28 @@ export class CopilotMapper {
     return out;
   }
 
+  /** A plan step's tool call belongs to the step's sub-agent (`parentToolCallId`). */
+  private parent(stepId: string | undefined): { parentToolCallId?: string } {
+    const round = stepId === undefined ? undefined : this.stepRounds.get(stepId);
+    return round === undefined ? {} : { parentToolCallId: stepAgent(round, stepId as string).toolCallId };
+  }
+
+  private stepEnd(event: Of<"plan_step_end">): CopilotEventBody {
+    const agent = stepAgent(event.round, event.stepId);
+    if (event.status === "done") {
+      return body("subagent.completed", {
+        ...agent,
+        durationMs: event.durationMs,
+        totalTokens: event.usage.totalTokens,
+      });
+    }
+    return body("subagent.failed", {
+      ...agent,
+      durationMs: event.durationMs,
+      error: event.error ?? event.status,
+    });
+  }
+
   private toolEnd(event: Of<"tool_execution_end">): CopilotEventBody {
     const text = outcomeText(event.result);
     const data: Record<string, unknown> = {
@@ -192,6 +254,7 @@ export class CopilotMapper {
       success: !event.isError,
       result: { content: text },
       ...this.turn(),
+      ...this.parent(event.stepId),
     };
     if (event.isError) data.error = { message: text };
     return body("tool.execution_complete", data);
@@ -211,6 +274,8 @@ export class CopilotMapper {
 
   private runEnd(event: Of<"agent_end">): CopilotEventBody[] {
     this.callId = undefined;
+    this.planRun = false;
+    this.stepRounds.clear();
     if (event.stopReason === "aborted") return [body("abort", { reason: "user_initiated" })];
     if (event.stopReason !== "error") return [];
     return [
@@ -335,6 +400,18 @@ function permissionRequest(event: ServerOf<"permission_request">): Record<string
         args: event.args,
       };
   }
+}
+
+/**
+ * A plan step as a Copilot sub-agent: SDK clients already show sub-agents starting, finishing and
+ * failing. Steps are not spawned by a tool call, so `toolCallId` is the step's own id.
+ */
+function stepAgent(round: number, stepId: string) {
+  return {
+    toolCallId: `plan-${round}-${stepId}`,
+    agentName: `step:${stepId}`,
+    agentDisplayName: `Step ${stepId}`,
+  };
 }
 
 function body(type: string, data: Record<string, unknown>): CopilotEventBody {

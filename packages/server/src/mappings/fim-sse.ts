@@ -6,6 +6,14 @@
 //   answer  {status:"start"} {status:"delta", content} {status:"done"}
 //   compact {original_messages, kept_messages}
 //   phase   {phase, ...detail in snake_case}                 (e.g. selecting_tools, total_tools)
+//           plan mode: {phase:"planning", round}
+//                      {phase:"executing", round, steps:[{id, task, dependencies, tool_hint, model_hint}]}
+//                      {phase:"analyzing", round, achieved, confidence, reasoning, final_answer,
+//                       results:[{step_id, status, result, error}]}
+//                      {phase:"replanning", round, reason:"low_confidence"|"user_message", message?}
+//   step_progress {round, step_id, status:"running", task, model, started_at}
+//                 {round, step_id, status:"done"|"failed"|"skipped"|"aborted", task, result, error,
+//                  started_at, duration_ms, usage}                        (plan mode, one per step)
 //   inject  {type:"inject", content, kind}
 //   permission {status:"asked", id, tool, kind, description, tool_description, args, options,
 //               expires_at}  (answer with POST /api/sessions/:id/permissions/:id)
@@ -21,7 +29,15 @@ import type { AgentEvent, ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
-export type FimChannel = "step" | "answer" | "compact" | "phase" | "inject" | "permission" | "done";
+export type FimChannel =
+  | "step"
+  | "answer"
+  | "compact"
+  | "phase"
+  | "step_progress"
+  | "inject"
+  | "permission"
+  | "done";
 
 type PermissionRequestEvent = Extract<ServerEvent, { type: "permission_request" }>;
 
@@ -58,6 +74,10 @@ export class FimMapper {
   private answerStepSent = false;
   private answerStreamed = false;
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
+  /** The current round's step results, for the analyzing frame. */
+  private readonly stepResults = new Map<string, Record<string, unknown>>();
+  /** A plan run has no loop turns: its closing assistant message is the answer, not a thinking step. */
+  private planRun = false;
 
   map(event: ServerEvent): SseFrame[] {
     switch (event.type) {
@@ -72,11 +92,55 @@ export class FimMapper {
         return this.messageEnd(event);
       case "tool_execution_start":
         this.toolArgs.set(event.toolCallId, event.args);
-        return [step({ ...this.iterationFields(event.toolName, event.args), status: "start" })];
+        return [step({ ...this.iterationFields(event.toolName, event.args, event.stepId), status: "start" })];
       case "tool_execution_end":
         return [this.toolEnd(event)];
       case "phase":
         return [{ event: "phase", data: { phase: event.phase, ...snakeCase(event.detail ?? {}) } }];
+      case "plan_start":
+        this.planRun = true;
+        this.stepResults.clear();
+        return [{ event: "phase", data: { phase: "executing", round: event.round, steps: event.steps } }];
+      case "plan_step_start":
+        return [
+          progress({
+            round: event.round,
+            step_id: event.stepId,
+            status: "running",
+            task: event.task,
+            model: event.model,
+            started_at: new Date(event.timestamp).toISOString(),
+          }),
+        ];
+      case "plan_step_end":
+        return [this.stepEnd(event)];
+      case "plan_analysis":
+        return [
+          {
+            event: "phase",
+            data: {
+              phase: "analyzing",
+              round: event.round,
+              achieved: event.achieved,
+              confidence: event.confidence,
+              reasoning: event.reasoning,
+              final_answer: event.final_answer,
+              results: [...this.stepResults.values()],
+            },
+          },
+        ];
+      case "plan_replan":
+        return [
+          {
+            event: "phase",
+            data: {
+              phase: "replanning",
+              round: event.round,
+              reason: event.reason,
+              ...(event.message !== undefined ? { message: event.message } : {}),
+            },
+          },
+        ];
       case "inject":
         return [{ event: "inject", data: { type: "inject", content: event.content, kind: event.kind } }];
       case "compaction_end":
@@ -127,22 +191,43 @@ export class FimMapper {
     this.answerStepSent = false;
     this.answerStreamed = false;
     this.toolArgs.clear();
+    this.stepResults.clear();
+    this.planRun = false;
+  }
+
+  private stepEnd(event: Of<"plan_step_end">): SseFrame {
+    const result = {
+      step_id: event.stepId,
+      status: event.status,
+      result: event.result,
+      error: event.error ?? null,
+    };
+    this.stepResults.set(event.stepId, result);
+    return progress({
+      round: event.round,
+      ...result,
+      task: event.task,
+      started_at: new Date(event.startedAt).toISOString(),
+      duration_ms: event.durationMs,
+      usage: usageOf(event.usage),
+    });
   }
 
   private messageEnd(event: Of<"message_end">): SseFrame[] {
     const message = event.message as AssistantMessage;
-    if (message.role !== "assistant") return [];
+    if (message.role !== "assistant" || this.planRun) return [];
     this.reasoning = reasoningOf(message);
     return [step({ type: "thinking", status: "done", iteration: this.iteration, reasoning: this.reasoning })];
   }
 
-  private iterationFields(toolName: string, args: Record<string, unknown>) {
+  private iterationFields(toolName: string, args: Record<string, unknown>, stepId?: string) {
     return {
       type: "iteration",
       iteration: this.iteration,
       tool_name: toolName,
       tool_args: args,
       reasoning: this.reasoning,
+      ...(stepId !== undefined ? { step_id: stepId } : {}),
     };
   }
 
@@ -150,7 +235,7 @@ export class FimMapper {
     const text = outcomeText(event.result);
     const args = this.toolArgs.get(event.toolCallId) ?? {};
     return step({
-      ...this.iterationFields(event.toolName, args),
+      ...this.iterationFields(event.toolName, args, event.stepId),
       status: "done",
       observation: event.isError ? null : text,
       error: event.isError ? text : null,
@@ -189,6 +274,10 @@ export class FimMapper {
 
 function step(data: Record<string, unknown>): SseFrame {
   return { event: "step", data };
+}
+
+function progress(data: Record<string, unknown>): SseFrame {
+  return { event: "step_progress", data };
 }
 
 function answer(data: Record<string, unknown>): SseFrame {

@@ -159,7 +159,10 @@ export class CopilotConnection {
     const model = optionalString(p, "model");
     const cwd = optionalString(p, "workingDirectory");
     const systemMessage = systemMessageOf(p.systemMessage);
+    // tern's own option (not in the Copilot protocol): "loop" | "plan" | "auto".
+    const strategy = optionalString(p, "strategy");
     const session = await this.engine.create({
+      ...(strategy !== undefined ? { strategy } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
