@@ -69,6 +69,7 @@ export class ServerSession {
   private readonly questions = new Map<string, Extract<SessionServerEvent, { type: "permission_request" }>>();
   private client: ClientAttachment | undefined;
   private running: Promise<void> | undefined;
+  private newestRunFrom: number | undefined;
   private lastAborted = false;
   private closed = false;
 
@@ -131,6 +132,11 @@ export class ServerSession {
 
   get messages(): readonly AgentMessage[] {
     return this.agent.state.messages;
+  }
+
+  /** How many messages there were when the newest run began (the run the journal replays first). */
+  get runFrom(): number {
+    return Math.min(this.newestRunFrom ?? this.messages.length, this.messages.length);
   }
 
   /** This session as `list` shows it, from memory. */
@@ -285,6 +291,7 @@ export class ServerSession {
 
   private start(text: string | undefined): void {
     this.admit();
+    this.newestRunFrom = this.agent.state.messages.length;
     this.lastAborted = false;
     const run = this.drive(text).finally(() => {
       this.running = undefined;

@@ -1,7 +1,7 @@
 // FIM One's SSE protocol as a pure mapping of the engine's events. Channels and payloads:
 //   step    {type:"thinking", status:"start"|"done", iteration, reasoning?}
-//           {type:"iteration", status:"start"|"done", iteration, tool_name, tool_args, reasoning,
-//            observation?, error?, iter_elapsed?}            (one per tool call)
+//           {type:"iteration", status:"start"|"done", iteration, tool_call_id, tool_name, tool_args,
+//            reasoning, observation?, error?, iter_elapsed?} (one per tool call)
 //           {type:"answer", status:"start"}
 //   answer  {status:"start"} {status:"delta", content} {status:"done"}
 //   compact {original_messages, kept_messages}
@@ -10,8 +10,8 @@
 //   permission {status:"asked", id, tool, kind, description, tool_description, args, options,
 //               expires_at}  (answer with POST /api/sessions/:id/permissions/:id)
 //              {status:"allowed"|"denied", id, reason?}
-//   done    {answer, iterations, elapsed, usage:{prompt_tokens, completion_tokens, total_tokens},
-//            stop_reason, error?}                            (always the run's last frame; also
+//   done    {answer, iterations, elapsed, usage:{prompt_tokens, completion_tokens, total_tokens,
+//            cost}, stop_reason, error?}                           (always the run's last frame; also
 //                                                             for a run that could not start)
 // An iteration is a loop turn. The answer streams live when the run synthesises it
 // (answer_start/delta/end); otherwise the loop's final text is sent as one delta at the run's end,
@@ -72,7 +72,9 @@ export class FimMapper {
         return this.messageEnd(event);
       case "tool_execution_start":
         this.toolArgs.set(event.toolCallId, event.args);
-        return [step({ ...this.iterationFields(event.toolName, event.args), status: "start" })];
+        return [
+          step({ ...this.iterationFields(event.toolCallId, event.toolName, event.args), status: "start" }),
+        ];
       case "tool_execution_end":
         return [this.toolEnd(event)];
       case "phase":
@@ -136,10 +138,12 @@ export class FimMapper {
     return [step({ type: "thinking", status: "done", iteration: this.iteration, reasoning: this.reasoning })];
   }
 
-  private iterationFields(toolName: string, args: Record<string, unknown>) {
+  private iterationFields(toolCallId: string, toolName: string, args: Record<string, unknown>) {
     return {
       type: "iteration",
       iteration: this.iteration,
+      // Tells apart parallel calls of one tool (a page matches each "done" to its "start").
+      tool_call_id: toolCallId,
       tool_name: toolName,
       tool_args: args,
       reasoning: this.reasoning,
@@ -150,7 +154,7 @@ export class FimMapper {
     const text = outcomeText(event.result);
     const args = this.toolArgs.get(event.toolCallId) ?? {};
     return step({
-      ...this.iterationFields(event.toolName, args),
+      ...this.iterationFields(event.toolCallId, event.toolName, args),
       status: "done",
       observation: event.isError ? null : text,
       error: event.isError ? text : null,
@@ -214,7 +218,12 @@ function outcomeText(outcome: ToolOutcome): string {
 
 function usageOf(usage: Usage) {
   const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
-  return { prompt_tokens: prompt, completion_tokens: usage.output, total_tokens: usage.totalTokens };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.output,
+    total_tokens: usage.totalTokens,
+    cost: usage.cost.total,
+  };
 }
 
 function snakeCase(detail: Record<string, unknown>): Record<string, unknown> {
