@@ -20,6 +20,8 @@ export type Item =
   | { kind: "note"; label: string; text: string }
   | { kind: "compact"; before: number; after: number }
   | { kind: "answer"; text: string; done: boolean }
+  /** The model's text as it streams, before anyone knows whether it is the answer. */
+  | { kind: "draft"; text: string }
   | { kind: "footer"; iterations: number; tokens: number; cost: number; elapsed: number; stop: string }
   | { kind: "error"; text: string };
 
@@ -82,7 +84,18 @@ export function applyFrame(
   let questions = turn.questions;
   let done = turn.done;
   const d = frame.data;
+  // Once the turn's text is known for what it is (reasoning before tools, or the answer), the
+  // streamed draft of it goes.
+  const settled =
+    (frame.event === "step" && d.type === "thinking" && d.status === "done") || frame.event === "answer";
+  if (settled && items.at(-1)?.kind === "draft") items.pop();
   switch (frame.event) {
+    case "text": {
+      const draft = items.at(-1);
+      if (draft?.kind === "draft") items[items.length - 1] = { ...draft, text: draft.text + str(d.delta) };
+      else items.push({ kind: "draft", text: str(d.delta) });
+      break;
+    }
     case "step":
       if (d.type === "thinking" && d.status === "done" && str(d.reasoning).trim())
         items.push({ kind: "reasoning", text: str(d.reasoning) });

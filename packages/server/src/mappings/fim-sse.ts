@@ -4,6 +4,8 @@
 //            reasoning, observation?, error?, iter_elapsed?} (one per tool call)
 //           {type:"answer", status:"start"}
 //   answer  {status:"start"} {status:"delta", content} {status:"done"}
+//   text    {delta}  the model's text as it streams (live only, never replayed: until the turn
+//           ends nobody knows whether it is the answer or the words before a tool call)
 //   compact {original_messages, kept_messages}
 //   phase   {phase, ...detail in snake_case}                 (e.g. selecting_tools, total_tools)
 //   inject  {type:"inject", content, kind}
@@ -21,7 +23,15 @@ import type { AgentEvent, ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
-export type FimChannel = "step" | "answer" | "compact" | "phase" | "inject" | "permission" | "done";
+export type FimChannel =
+  | "step"
+  | "answer"
+  | "text"
+  | "compact"
+  | "phase"
+  | "inject"
+  | "permission"
+  | "done";
 
 type PermissionRequestEvent = Extract<ServerEvent, { type: "permission_request" }>;
 
@@ -68,6 +78,9 @@ export class FimMapper {
         this.iteration = event.turn;
         this.reasoning = "";
         return [step({ type: "thinking", status: "start", iteration: event.turn })];
+      case "message_update":
+        if (event.assistantEvent.type !== "text_delta" || this.answerStreamed) return [];
+        return [{ event: "text", data: { delta: event.assistantEvent.delta } }];
       case "message_end":
         return this.messageEnd(event);
       case "tool_execution_start":

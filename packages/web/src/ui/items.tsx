@@ -58,6 +58,12 @@ function ItemView({ item }: { item: Item }) {
           <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.text) }} />
         </li>
       );
+    case "draft":
+      return (
+        <li class="answer streaming draft">
+          <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.text) }} />
+        </li>
+      );
     case "footer":
       return (
         <li class="footer">
