@@ -23,15 +23,7 @@ import type { AgentEvent, ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
-export type FimChannel =
-  | "step"
-  | "answer"
-  | "text"
-  | "compact"
-  | "phase"
-  | "inject"
-  | "permission"
-  | "done";
+export type FimChannel = "step" | "answer" | "text" | "compact" | "phase" | "inject" | "permission" | "done";
 
 type PermissionRequestEvent = Extract<ServerEvent, { type: "permission_request" }>;
 
