@@ -4,6 +4,7 @@ import { providerParseBench } from "./provider-parse.js";
 import { sandboxBench } from "./sandbox.js";
 import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
+import { webPaintBench } from "./web-paint.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
@@ -23,6 +24,7 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   session: { title: "session appends and load (10,000 entries)", run: sessionBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
+  "web-paint": { title: "web page: first paint of a 500-turn session (chromium)", run: webPaintBench },
   sandbox: { title: "bash sandbox: per-call overhead of bubblewrap on `bash -c true`", run: sandboxBench },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
   "peers-versions": { title: "peers: versions measured", run: versionsBench },

@@ -130,7 +130,7 @@ export function App() {
                 <span class="title">{session.title || session.id.slice(0, 8)}</span>
                 <span class="meta">
                   {session.model ?? "not loaded"} · {new Date(session.updated).toLocaleString()} ·{" "}
-                  <span class={session.running ? "running" : "idle"}>
+                  <span class={session.running ? "state-running" : "state-idle"}>
                     {session.running ? "running" : "idle"}
                   </span>
                 </span>

@@ -2,13 +2,26 @@
 // status, duration, output collapsed when long, `edit` as a diff), notes, the compaction divider,
 // the answer (sanitised Markdown) and the footer.
 
+import { Component } from "preact";
+import { useMemo } from "preact/hooks";
 import { renderMarkdown } from "../markdown.js";
 import type { Item } from "../turns.js";
 
 /** Outputs longer than this many lines start collapsed. */
 const SHORT_OUTPUT_LINES = 8;
 
-export function TurnItems({ items }: { items: Item[] }) {
+/** A turn's items; a turn whose items did not change (all of history) is not rendered again. */
+export class TurnItems extends Component<{ items: Item[] }> {
+  override shouldComponentUpdate(next: { items: Item[] }): boolean {
+    return next.items !== this.props.items;
+  }
+
+  override render() {
+    return <ItemList items={this.props.items} />;
+  }
+}
+
+function ItemList({ items }: { items: Item[] }) {
   return (
     <ol class="items">
       {items.map((item, index) => (
@@ -54,14 +67,13 @@ function ItemView({ item }: { item: Item }) {
     case "answer":
       return (
         <li class={item.done ? "answer" : "answer streaming"}>
-          {/* Sanitised by DOMPurify in renderMarkdown. */}
-          <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.text) }} />
+          <Markdown text={item.text} />
         </li>
       );
     case "draft":
       return (
         <li class="answer streaming draft">
-          <div class="markdown" dangerouslySetInnerHTML={{ __html: renderMarkdown(item.text) }} />
+          <Markdown text={item.text} />
         </li>
       );
     case "footer":
@@ -74,6 +86,12 @@ function ItemView({ item }: { item: Item }) {
     case "error":
       return <li class="error">{item.text}</li>;
   }
+}
+
+function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  // Sanitised by DOMPurify in renderMarkdown.
+  return <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 function ToolCard({ item }: { item: Extract<Item, { kind: "tool" }> }) {

@@ -3,12 +3,15 @@
 // Stop aborts it; permission questions open a dialog. A stream that drops is picked up again
 // from its last frame (sse.ts), and each frame is folded in once (turns.ts).
 
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { call, json, sessionPath } from "../api.js";
 import { type Frame, follow, type SessionStream } from "../sse.js";
 import { applyFrame, historyTurns, messageText, newRun, questionOf, type Turn } from "../turns.js";
 import { TurnItems } from "./items.js";
 import { PermissionDialog } from "./permission.js";
+
+/** How close to the bottom counts as "at the bottom" (then new output scrolls into view). */
+const FOLLOW_SLACK_PX = 80;
 
 interface SessionData {
   session: { id: string; title: string; running: boolean; model?: string };
@@ -36,6 +39,9 @@ export function SessionView({
   const [draft, setDraft] = useState("");
   const [announce, setAnnounce] = useState("");
   const stream = useRef<SessionStream | undefined>(undefined);
+  const scroller = useRef<HTMLDivElement>(null);
+  // Follow the run at the bottom unless the reader scrolled up.
+  const following = useRef(true);
   const runCount = useRef(0);
   // The parent's callbacks change on each of its renders; the streams must not restart for that.
   const parent = useRef({ fail, changed });
@@ -106,6 +112,11 @@ export function SessionView({
     if (runningElsewhere && !stream.current) void load();
   }, [runningElsewhere, load]);
 
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (box && following.current) box.scrollTop = box.scrollHeight;
+  }, [history, runs]);
+
   const send = async () => {
     const text = draft.trim();
     if (!text) return;
@@ -139,7 +150,14 @@ export function SessionView({
   return (
     <section class="session" aria-labelledby="session-title">
       <h1 id="session-title">{title}</h1>
-      <div class="turns">
+      <div
+        class="turns"
+        ref={scroller}
+        onScroll={(event) => {
+          const box = event.currentTarget;
+          following.current = box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_SLACK_PX;
+        }}
+      >
         {[...history, ...runs].map((turn) => (
           <article key={turn.key} class="turn">
             <TurnItems items={turn.items} />
