@@ -4,7 +4,7 @@
 // interrupt typed during a run, the compaction divider, the token prompt, a hostile answer.
 // No timing assertions: every wait is for a DOM state, with a ceiling for hangs only.
 import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -16,7 +16,7 @@ import {
   wireMessages,
 } from "../../cli/test/support/openai-script.js";
 import { startServe } from "../../cli/test/support/serve.js";
-import { tempDir } from "../../cli/test/support/tern.js";
+import { removeLater, spawnTern, tempDir, ternEnv } from "../../cli/test/support/tern.js";
 import { newPage, screenshot } from "./support/browser.js";
 
 const TEST_MS = 90_000;
@@ -70,6 +70,9 @@ describe("the web page", () => {
       await entry.getByRole("button", { name: "Delete first" }).click();
       await entry.getByRole("button", { name: "Confirm delete first" }).click();
       await entry.waitFor({ state: "detached" });
+      // A session that is not there: the page says so instead of breaking.
+      await page.goto(`${base}/#/s/not-a-session`);
+      expect(await page.getByRole("alert").textContent()).toMatch(/session/i);
       expect(errors).toEqual([]);
       await page.close();
     },
@@ -326,6 +329,34 @@ describe("the web page", () => {
       expect(await page.evaluate("window.__pwned")).toBeUndefined();
       expect(errors).toEqual([]);
       await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "runs the offline demo in the page: tern demo --web",
+    async () => {
+      const demo = spawnTern(["demo", "--web", "--fast"], {
+        env: ternEnv({ TERN_HOME: tempDir() }),
+        cwd: tempDir(),
+      });
+      try {
+        await demo.waitFor(/open (\S+) in a browser/, "stdout", 30_000);
+        const project = /project\s+(\S+)/.exec(demo.stderr)?.[1];
+        if (project) removeLater(dirname(project));
+        const url = /open (\S+) in a browser/.exec(demo.stdout)![1]!;
+        const { page, errors } = await newPage();
+        await page.goto(url);
+        await footers(page).waitFor();
+        expect(await page.locator(".diff .add").textContent()).toContain("let i = 0");
+        expect(await page.locator("li.tool").filter({ hasText: "failed" }).count()).toBeGreaterThan(0);
+        expect(await page.locator("li.answer").textContent()).toContain("The bug");
+        expect(errors).toEqual([]);
+        await page.close();
+      } finally {
+        demo.child.kill("SIGINT");
+        expect((await demo.done).code).toBe(0);
+      }
     },
     TEST_MS,
   );
