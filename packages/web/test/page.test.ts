@@ -280,6 +280,8 @@ describe("the web page", () => {
       const { page } = await newPage();
       await page.goto(`${base}/`);
       const token = page.getByRole("textbox", { name: "Token" });
+      await token.waitFor();
+      expect(await page.getByText("That token was refused.").count()).toBe(0);
       await token.fill("wrong");
       await page.getByRole("button", { name: "Continue" }).click();
       await page.getByText("That token was refused.").waitFor();

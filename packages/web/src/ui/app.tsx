@@ -4,7 +4,16 @@
 // asks for the token.
 
 import { useCallback, useEffect, useState } from "preact/hooks";
-import { call, json, type ModelInfo, type SessionInfo, sessionPath, setToken, TokenNeeded } from "../api.js";
+import {
+  call,
+  json,
+  type ModelInfo,
+  type SessionInfo,
+  sessionPath,
+  setToken,
+  TokenNeeded,
+  token,
+} from "../api.js";
 import { SessionView } from "./session.js";
 import { TokenPrompt } from "./token.js";
 
@@ -24,7 +33,8 @@ export function App() {
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
 
   const fail = useCallback((reason: unknown) => {
-    if (reason instanceof TokenNeeded) setNeedToken((was) => (was ? "wrong" : "ask"));
+    // With a token kept, a 401 means it was refused; without one, the server wants one.
+    if (reason instanceof TokenNeeded) setNeedToken(token() ? "wrong" : "ask");
     else setError(reason instanceof Error ? reason.message : String(reason));
   }, []);
 
