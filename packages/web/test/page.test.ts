@@ -133,6 +133,7 @@ describe("the web page", () => {
       const dialog = page.getByRole("dialog");
       await dialog.getByRole("button", { name: "Allow once" }).waitFor();
       expect(await dialog.getByRole("button", { name: "Always allow" }).count()).toBe(1);
+      await expect.poll(() => page.evaluate("document.activeElement?.textContent")).toBe("Allow once");
       await screenshot(page, "permission");
       await dialog.getByRole("button", { name: "Allow once" }).click();
       await footers(page).waitFor();

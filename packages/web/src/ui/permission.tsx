@@ -1,7 +1,7 @@
 // A permission question as a dialog: Allow once, Always allow (when the server offers rules),
 // Deny with an optional note to the model.
 
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Question } from "../turns.js";
 
 export function PermissionDialog({
@@ -12,6 +12,9 @@ export function PermissionDialog({
   answer: (decision: string, message?: string) => void;
 }) {
   const [note, setNote] = useState("");
+  const first = useRef<HTMLButtonElement>(null);
+  // Keyboard users land on the question, not somewhere behind it.
+  useEffect(() => first.current?.focus(), []);
   const always = question.options.find((option) => option.id === "allow_always");
   const titleId = `q-${question.id}`;
   return (
@@ -24,7 +27,7 @@ export function PermissionDialog({
         <input value={note} onInput={(event) => setNote((event.target as HTMLInputElement).value)} />
       </label>
       <div class="buttons">
-        <button type="button" onClick={() => answer("allow_once")}>
+        <button type="button" ref={first} onClick={() => answer("allow_once")}>
           Allow once
         </button>
         {always ? (
