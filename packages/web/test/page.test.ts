@@ -272,8 +272,18 @@ describe("the web page", () => {
       // Reloaded after a compaction inside the newest run: that run still shows once.
       await page.reload();
       await page.locator("li.compact").waitFor();
-      expect(await page.locator("li.user").filter({ hasText: /^You three$/ }).count()).toBe(1);
-      expect(await page.locator("li.answer").filter({ hasText: /^Short\.\s*$/ }).count()).toBe(1);
+      expect(
+        await page
+          .locator("li.user")
+          .filter({ hasText: /^You three$/ })
+          .count(),
+      ).toBe(1);
+      expect(
+        await page
+          .locator("li.answer")
+          .filter({ hasText: /^Short\.\s*$/ })
+          .count(),
+      ).toBe(1);
       await page.close();
     },
     TEST_MS,
