@@ -7,6 +7,7 @@ import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
 import { sessionListBench } from "./session-list.js";
 import { startupBench } from "./startup.js";
+import { webPaintBench } from "./web-paint.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
 import { loopBench } from "./workloads/loop.js";
@@ -30,6 +31,7 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "extract-json": { title: "extractJson on adversarial brackets (linear work)", run: extractJsonBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
+  "web-paint": { title: "web page: first paint of a 500-turn session (chromium)", run: webPaintBench },
   sandbox: { title: "bash sandbox: per-call overhead of bubblewrap on `bash -c true`", run: sandboxBench },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
   "peers-versions": { title: "peers: versions measured", run: versionsBench },

@@ -3,6 +3,7 @@
 //   dist/tern.js      the entry: argument fast paths (--version, --help), nothing heavy
 //   dist/tern-app.js  everything else, imported by tern.js only when a command needs it
 //   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
+//   dist/web/         the page `tern serve` serves at / (@tern/web's build)
 // The bundles hold every dependency: the package installs with nothing to download.
 // Each file is written to a temporary name and renamed, so a test process that runs `tern` while
 // another one rebuilds never reads half a file. `--if-stale` skips the build when the bundle is
@@ -43,7 +44,11 @@ function newestSource() {
 
 function isStale() {
   try {
-    const built = Math.min(statSync(outputs.main).mtimeMs, statSync(outputs.app).mtimeMs);
+    const built = Math.min(
+      statSync(outputs.main).mtimeMs,
+      statSync(outputs.app).mtimeMs,
+      statSync(join(distDir, "web", "index.html")).mtimeMs,
+    );
     return built < newestSource();
   } catch {
     return true;
@@ -107,6 +112,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     define: { __TERN_VERSION__: JSON.stringify(version) },
     legalComments: "none",
   };
+  const { buildWeb } = await import("../../web/scripts/build.mjs");
   const [main, app] = await Promise.all([
     esbuild.build({
       ...common,
@@ -136,7 +142,8 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     }
   }
   copyExamples();
-  if (!quiet) process.stderr.write(`built ${outputs.main} and ${outputs.app}\n`);
+  await buildWeb(join(distDir, "web"));
+  if (!quiet) process.stderr.write(`built ${outputs.main}, ${outputs.app} and ${join(distDir, "web")}\n`);
   return true;
 }
 

@@ -97,12 +97,13 @@ See packages/server/README.md for the HTTP API.
 
 ${AGENT_OPTIONS.replace(/^.*-s, --session.*\n/m, "")}`,
 
-  demo: `Usage: tern demo [--fast] [--keep]
+  demo: `Usage: tern demo [--fast] [--keep] [--web [--port N]]
 
 Copies a small example project to a temporary directory and runs a real agent session there,
 offline: a scripted model (the faux provider) reads the files, runs the failing test, is denied
 a dangerous command, fixes the bug and reruns the test. Nothing leaves your machine.
-  --fast    no typing delay      --keep    keep the temporary project`,
+  --fast    no typing delay      --keep    keep the temporary project
+  --web     run it in the web page instead: prints the address to open (loopback, --port N)`,
 };
 
 export function helpFor(command: string): string {

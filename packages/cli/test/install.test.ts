@@ -39,6 +39,7 @@ it(
         "dist/tern-app.js",
         "dist/examples/stats-bug/package.json",
         "dist/examples/stats-bug/src/stats.js",
+        "dist/web/index.html",
       ]),
     );
     expect(files.filter((path) => path.startsWith("src/") || path.startsWith("test/"))).toEqual([]);

@@ -5,6 +5,7 @@ export { type SendMode, ServerSession, type ServerSessionInit } from "./engine/s
 export { authorized, checkBind, isLoopback } from "./http/auth.js";
 export { type HttpServer, type HttpServerOptions, startServer } from "./http/server.js";
 export { type FrameId, formatEventId, parseEventId } from "./http/sse-stream.js";
+export { CONTENT_SECURITY_POLICY, StaticSite } from "./http/static.js";
 export { type CopilotEvent, CopilotStream, copilotHistory } from "./mappings/copilot-envelope.js";
 export { type CopilotEventBody, CopilotMapper } from "./mappings/copilot-events.js";
 export { type FimChannel, FimMapper, type SseFrame } from "./mappings/fim-sse.js";

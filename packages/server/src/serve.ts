@@ -22,6 +22,8 @@ export interface ServeOptions {
   allowOrigins?: readonly string[];
   /** Open connections at most, for each TCP listener (HTTP, JSON-RPC). */
   maxConnections?: number;
+  /** HTTP: a built web page to serve at `/` (see startServer). */
+  webRoot?: string;
   /** Called once when a stdio client shuts the server down or its stdin ends. */
   onShutdown?: () => void;
 }
@@ -55,6 +57,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
         ...shared,
         port: options.port,
         ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
+        ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
         ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
       });
     if (options.rpcPort !== undefined)

@@ -39,6 +39,7 @@ function shape(frames: Frame[]) {
     if (usage !== undefined)
       expect(Object.keys(usage as object).sort()).toEqual([
         "completion_tokens",
+        "cost",
         "prompt_tokens",
         "total_tokens",
       ]);
@@ -65,6 +66,7 @@ describe("SSE run stream", () => {
           type: "iteration",
           status: "start",
           iteration: 1,
+          tool_call_id: "call_1",
           tool_name: "lookup",
           tool_args: { q: "x" },
           reasoning: "Let me check.",
@@ -76,6 +78,7 @@ describe("SSE run stream", () => {
           type: "iteration",
           status: "done",
           iteration: 1,
+          tool_call_id: "call_1",
           tool_name: "lookup",
           tool_args: { q: "x" },
           reasoning: "Let me check.",

@@ -7,9 +7,11 @@ import { createSandbox } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { portNumber } from "../config/serve-settings.js";
 import { type AgentSettings, loadHome } from "../config/settings.js";
 import { copyExample, findExample } from "../demo/project.js";
 import { DEMO_PROMPT, type DemoState, demoReplies } from "../demo/script.js";
+import { demoWeb } from "../demo/web.js";
 import { helpFor } from "../help.js";
 import { RunSurface } from "../render/run-surface.js";
 import { colorEnabled, createStyle } from "../render/style.js";
@@ -21,7 +23,12 @@ const ALLOW = ["bash(node --test:*)", "bash(npm test:*)"];
 const DENY = ["bash(rm -rf:*)", "bash(git push:*)"];
 
 export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
-  const { values } = parseCommandArgs("demo", argv, { fast: { type: "boolean" } }, 0);
+  const { values } = parseCommandArgs(
+    "demo",
+    argv,
+    { fast: { type: "boolean" }, web: { type: "boolean" }, port: { type: "string" } },
+    0,
+  );
   if (wantsHelp(values, io, helpFor("demo"))) return 0;
   const style = createStyle(colorEnabled(io.stderr, io.env));
   const warn = (message: string) => io.stderr.write(`${style.yellow("tern: warning:")} ${message}\n`);
@@ -80,6 +87,10 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     name: "scripted demo model",
     prices: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
   };
+  if (values.web === true) {
+    const port = typeof values.port === "string" ? portNumber(values.port, "--port") : 0;
+    return demoWeb({ settings, model, io, port, say });
+  }
   const runtime = await openRuntime({
     settings,
     env: io.env,

@@ -2,7 +2,8 @@
 // --stdio), configured like run and chat. Parse, validate (model, key, flags: exit 2 before
 // anything listens), build the engine, listen, and print the lines clients wait for:
 // "http listening on <url>" and "listening on port <n>" (the Copilot CLI's line for the JSON-RPC
-// port), on stdout, or on stderr under --stdio, where stdout carries the protocol. Resolves with
+// port), on stdout, or on stderr under --stdio, where stdout carries the protocol; then the web
+// page's address ("open <url>/ in a browser") when the bundle carries the page. Resolves with
 // 0 once a signal or a client's shutdown request stopped the server.
 import { type Served, serve } from "@tern/server";
 import { createSandbox, describeSandbox, sandboxWarning } from "@tern/tools";
@@ -14,6 +15,7 @@ import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../conf
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
 import { servedEngineOptions } from "../runtime/served.js";
+import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
 export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
@@ -39,7 +41,9 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     await served?.close().catch(() => {});
     finished(0);
   };
+  const page = webRoot();
   served = await listen(server, {
+    ...(page !== undefined ? { webRoot: page } : {}),
     engine: { ...servedEngineOptions(settings, server, { registry, model, env }), secrets },
     onShutdown: () => void stop(),
   });
@@ -49,6 +53,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     io.stderr.write(`tern serve: bash: ${sandboxWarning(sandbox) ?? describeSandbox(sandbox)}\n`);
   }
   if (served.http) say(`http listening on ${served.http.url}`);
+  if (served.http && page !== undefined) say(webLine(served.http.url, server.token !== undefined));
   if (served.rpc) say(`listening on port ${served.rpc.port}`);
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
@@ -58,7 +63,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
 /** Starts the listeners; a port in use or a refused bind is a usage error naming it. */
 async function listen(
   server: ServeSettings,
-  parts: Pick<Parameters<typeof serve>[0], "engine" | "onShutdown">,
+  parts: Pick<Parameters<typeof serve>[0], "engine" | "onShutdown" | "webRoot">,
 ): Promise<Served> {
   try {
     return await serve({

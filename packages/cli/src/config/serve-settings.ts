@@ -106,7 +106,7 @@ export function resolveServeSettings(
   return settings;
 }
 
-function portNumber(text: string, flag: string): number {
+export function portNumber(text: string, flag: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 65535)
     throw new UsageError(`${flag} must be a port number from 0 to 65535 (got ${JSON.stringify(text)})`);

@@ -78,6 +78,8 @@ export class ServerSession {
   private readonly questions = new Map<string, Extract<SessionServerEvent, { type: "permission_request" }>>();
   private client: ClientAttachment | undefined;
   private running: Promise<void> | undefined;
+  private newestRunFrom: number | undefined;
+  private newestRunFirst: { timestamp: number } | undefined;
   private lastAborted = false;
   private closed = false;
 
@@ -141,6 +143,21 @@ export class ServerSession {
 
   get messages(): readonly AgentMessage[] {
     return this.agent.state.messages;
+  }
+
+  /**
+   * Where the newest run (the one the journal replays first) begins in `messages`: its first
+   * user message, found again after a compaction inside the run rebuilt the list.
+   */
+  get runFrom(): number {
+    const first = this.newestRunFirst;
+    if (first) {
+      const index = this.messages.findIndex(
+        (message) => message.role === "user" && message.timestamp === first.timestamp,
+      );
+      if (index >= 0) return index;
+    }
+    return Math.min(this.newestRunFrom ?? this.messages.length, this.messages.length);
   }
 
   /** This session as `list` shows it, from memory. */
@@ -295,6 +312,8 @@ export class ServerSession {
 
   private start(text: string | undefined): void {
     this.admit();
+    this.newestRunFrom = this.agent.state.messages.length;
+    this.newestRunFirst = undefined;
     this.lastAborted = false;
     const run = this.drive(text).finally(() => {
       this.running = undefined;
@@ -318,6 +337,13 @@ export class ServerSession {
     // message_start is logged with its message_end (the recorder holds it back); deltas never.
     const persisted = !isEphemeralEvent(event) && event.type !== "message_start" && !this.binding.error;
     this.journal.append(event, persisted ? this.session.lastEventSeq : undefined);
+    if (
+      event.type === "message_end" &&
+      event.message.role === "user" &&
+      this.newestRunFrom !== undefined &&
+      !this.newestRunFirst
+    )
+      this.newestRunFirst = event.message as { timestamp: number };
     if (event.type === "agent_end") {
       this.lastAborted = event.stopReason === "aborted";
       if (event.stopReason === "error")

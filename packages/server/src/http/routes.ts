@@ -1,8 +1,10 @@
 // The HTTP API (FIM One's shape):
 //   GET  /healthz                         liveness (no token needed)
+//   GET  /  and /assets/*                 the web page, when the server has one (static.ts)
+//   GET  /api/models                      {models, default}: the catalogue a session can use
 //   POST /api/sessions                    {model?, systemPrompt?, name?, cwd?} -> 201 {session}
 //   GET  /api/sessions                    {sessions}
-//   GET  /api/sessions/:id                {session, messages, permissions}  (open questions)
+//   GET  /api/sessions/:id                {session, messages, permissions, run_from}
 //   POST /api/sessions/:id/messages       {content} -> SSE stream of the run
 //   GET  /api/sessions/:id/events         SSE: the latest run (or from Last-Event-ID) until idle
 //   POST /api/sessions/:id/interrupt      {content} -> 202, delivered at the next turn boundary
@@ -22,6 +24,7 @@ import { authorized } from "./auth.js";
 import type { RequestGuard } from "./guard.js";
 import { HttpError, optionalString, readJson, sendError, sendJson } from "./request.js";
 import { parseEventId, streamSession } from "./sse-stream.js";
+import type { StaticSite } from "./static.js";
 
 export interface RouteContext {
   engine: Engine;
@@ -31,6 +34,8 @@ export interface RouteContext {
   retryMs?: number;
   /** Where server faults are logged (never sent to the client). */
   log?: (text: string) => void;
+  /** The web page, when there is one. */
+  site?: StaticSite;
 }
 
 /** The answers a permission question offers (SSE `permission` frames list them). */
@@ -57,6 +62,18 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     expect(method, "GET");
     return sendJson(res, 200, { ok: true, version: SERVER_VERSION, sessions: ctx.engine.sessions.length });
   }
+  // The page and its assets are public (they hold no data); the API behind them needs the token.
+  if (parts[0] !== "api" && ctx.site?.serve(req, res, url.pathname)) return;
+  if (url.pathname === "/api/models") {
+    if (!authorized(req, ctx.token))
+      throw new HttpError(
+        401,
+        "unauthorized",
+        "missing or wrong bearer token (Authorization: Bearer <token>)",
+      );
+    expect(method, "GET");
+    return sendJson(res, 200, modelsView(ctx.engine));
+  }
   if (parts[0] !== "api" || parts[1] !== "sessions" || parts.length > (parts[3] === "permissions" ? 5 : 4))
     throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
   if (!authorized(req, ctx.token))
@@ -81,6 +98,9 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
         session: await ctx.engine.describe(id),
         messages,
         permissions: (ctx.engine.get(id)?.openQuestions() ?? []).map(permissionView),
+        // Where the run /events replays begins in `messages` (a page shows the ones before it
+        // from here and the run itself from the stream, so nothing shows twice).
+        run_from: ctx.engine.get(id)?.runFrom ?? messages.length,
       });
     }
     case "messages": {
@@ -111,6 +131,17 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     default:
       throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
   }
+}
+
+/** The model catalogue: what `POST /api/sessions` accepts as `model`. */
+function modelsView(engine: Engine) {
+  const models = engine.models.list().map((model) => ({
+    id: `${model.provider}/${model.id}`,
+    name: model.name ?? model.id,
+    provider: model.provider,
+  }));
+  const fallback = engine.models.resolve(undefined);
+  return { models, default: fallback ? `${fallback.provider}/${fallback.id}` : null };
 }
 
 async function createSession(req: IncomingMessage, res: ServerResponse, engine: Engine): Promise<void> {

@@ -11,6 +11,7 @@ import type { EngineOptions } from "../types.js";
 import { checkBind } from "./auth.js";
 import { RequestGuard } from "./guard.js";
 import { handle } from "./routes.js";
+import { StaticSite } from "./static.js";
 
 /** The request line and headers must arrive within this. */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -45,6 +46,8 @@ export interface HttpServerOptions {
   maxConnections?: number;
   /** Where server faults are logged. Default stderr. */
   log?: (text: string) => void;
+  /** A built web page (index.html + assets/) to serve at `/`. Default none. */
+  webRoot?: string;
 }
 
 export interface HttpServer {
@@ -64,6 +67,7 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
   const open = new Set<ServerResponse>();
   const guard = new RequestGuard({ host, allowOrigins: options.allowOrigins ?? [] });
   const log = options.log ?? ((text: string) => process.stderr.write(`tern serve: ${text}\n`));
+  const site = options.webRoot !== undefined ? new StaticSite(options.webRoot) : undefined;
   const server: Server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
@@ -78,6 +82,7 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
         token: options.token,
         guard,
         log,
+        ...(site ? { site } : {}),
         ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
         ...(options.sseRetryMs !== undefined ? { retryMs: options.sseRetryMs } : {}),
       });

@@ -1,9 +1,11 @@
 // FIM One's SSE protocol as a pure mapping of the engine's events. Channels and payloads:
 //   step    {type:"thinking", status:"start"|"done", iteration, reasoning?}
-//           {type:"iteration", status:"start"|"done", iteration, tool_name, tool_args, reasoning,
-//            observation?, error?, iter_elapsed?}            (one per tool call)
+//           {type:"iteration", status:"start"|"done", iteration, tool_call_id, tool_name, tool_args,
+//            reasoning, observation?, error?, iter_elapsed?} (one per tool call)
 //           {type:"answer", status:"start"}
 //   answer  {status:"start"} {status:"delta", content} {status:"done"}
+//   text    {delta}  the model's text as it streams (live only, never replayed: until the turn
+//           ends nobody knows whether it is the answer or the words before a tool call)
 //   compact {original_messages, kept_messages}
 //   phase   {phase, ...detail in snake_case}                 (e.g. selecting_tools, total_tools)
 //           plan mode: {phase:"planning", round}
@@ -18,8 +20,8 @@
 //   permission {status:"asked", id, tool, kind, description, tool_description, args, options,
 //               expires_at}  (answer with POST /api/sessions/:id/permissions/:id)
 //              {status:"allowed"|"denied", id, reason?}
-//   done    {answer, iterations, elapsed, usage:{prompt_tokens, completion_tokens, total_tokens},
-//            stop_reason, error?}                            (always the run's last frame; also
+//   done    {answer, iterations, elapsed, usage:{prompt_tokens, completion_tokens, total_tokens,
+//            cost}, stop_reason, error?}                           (always the run's last frame; also
 //                                                             for a run that could not start)
 // An iteration is a loop turn. The answer streams live when the run synthesises it
 // (answer_start/delta/end); otherwise the loop's final text is sent as one delta at the run's end,
@@ -32,6 +34,7 @@ import type { ServerEvent } from "../types.js";
 export type FimChannel =
   | "step"
   | "answer"
+  | "text"
   | "compact"
   | "phase"
   | "step_progress"
@@ -88,11 +91,19 @@ export class FimMapper {
         this.iteration = event.turn;
         this.reasoning = "";
         return [step({ type: "thinking", status: "start", iteration: event.turn })];
+      case "message_update":
+        if (event.assistantEvent.type !== "text_delta" || this.answerStreamed) return [];
+        return [{ event: "text", data: { delta: event.assistantEvent.delta } }];
       case "message_end":
         return this.messageEnd(event);
       case "tool_execution_start":
         this.toolArgs.set(event.toolCallId, event.args);
-        return [step({ ...this.iterationFields(event.toolName, event.args, event.stepId), status: "start" })];
+        return [
+          step({
+            ...this.iterationFields(event.toolCallId, event.toolName, event.args, event.stepId),
+            status: "start",
+          }),
+        ];
       case "tool_execution_end":
         return [this.toolEnd(event)];
       case "phase":
@@ -220,10 +231,17 @@ export class FimMapper {
     return [step({ type: "thinking", status: "done", iteration: this.iteration, reasoning: this.reasoning })];
   }
 
-  private iterationFields(toolName: string, args: Record<string, unknown>, stepId?: string) {
+  private iterationFields(
+    toolCallId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    stepId?: string,
+  ) {
     return {
       type: "iteration",
       iteration: this.iteration,
+      // Tells apart parallel calls of one tool (a page matches each "done" to its "start").
+      tool_call_id: toolCallId,
       tool_name: toolName,
       tool_args: args,
       reasoning: this.reasoning,
@@ -235,7 +253,7 @@ export class FimMapper {
     const text = outcomeText(event.result);
     const args = this.toolArgs.get(event.toolCallId) ?? {};
     return step({
-      ...this.iterationFields(event.toolName, args, event.stepId),
+      ...this.iterationFields(event.toolCallId, event.toolName, args, event.stepId),
       status: "done",
       observation: event.isError ? null : text,
       error: event.isError ? text : null,
@@ -303,7 +321,12 @@ function outcomeText(outcome: ToolOutcome): string {
 
 function usageOf(usage: Usage) {
   const prompt = usage.input + usage.cacheRead + usage.cacheWrite;
-  return { prompt_tokens: prompt, completion_tokens: usage.output, total_tokens: usage.totalTokens };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: usage.output,
+    total_tokens: usage.totalTokens,
+    cost: usage.cost.total,
+  };
 }
 
 function snakeCase(detail: Record<string, unknown>): Record<string, unknown> {

@@ -1,0 +1,265 @@
+// What the page shows, as data: a session is a list of turns, each a list of items (the user's
+// message, reasoning, tool cards, notes, the answer, the footer). Turns come from two places:
+// stored messages (history) and a run's SSE frames (live or replayed). applyFrame folds one frame
+// into a turn and skips any frame at or before the last one it saw, so a reconnection that
+// overlaps never shows anything twice.
+
+export type Item =
+  | { kind: "user"; text: string }
+  | { kind: "reasoning"; text: string }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      status: ToolStatus;
+      output?: string;
+      seconds?: number;
+      started?: number;
+    }
+  | { kind: "note"; label: string; text: string }
+  | { kind: "compact"; before: number; after: number }
+  | { kind: "answer"; text: string; done: boolean }
+  /** The model's text as it streams, before anyone knows whether it is the answer. */
+  | { kind: "draft"; text: string }
+  | { kind: "footer"; iterations: number; tokens: number; cost: number; elapsed: number; stop: string }
+  | { kind: "error"; text: string };
+
+export type ToolStatus = "running" | "done" | "error";
+
+export interface Question {
+  id: string;
+  tool: string;
+  description: string;
+  args: unknown;
+  options: { id: string; label: string }[];
+}
+
+export interface Turn {
+  key: string;
+  items: Item[];
+  /** The last frame folded in (runs only). */
+  lastId?: string;
+  questions: Question[];
+  done: boolean;
+}
+
+const NOTE_LABELS: Record<string, string> = {
+  steering: "Your message (steering)",
+  follow_up: "Your message (follow-up)",
+  interrupt: "Your message (interrupt)",
+  reflection: "Reflection",
+  cycle_warning: "Cycle warning",
+  completion_check: "Completion check",
+};
+
+export function noteLabel(kind: string): string {
+  return NOTE_LABELS[kind] ?? kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+/** "12.3" > "12" > "11.9": frame ids are `<entry>` or `<entry>.<n>`. */
+export function frameAfter(id: string, last: string | undefined): boolean {
+  if (!last || !id) return true;
+  const [a, ai = "0"] = id.split(".");
+  const [b, bi = "0"] = last.split(".");
+  return Number(a) > Number(b) || (Number(a) === Number(b) && Number(ai) > Number(bi));
+}
+
+export function newRun(key: string, userText?: string): Turn {
+  return { key, items: userText ? [{ kind: "user", text: userText }] : [], questions: [], done: false };
+}
+
+type Data = Record<string, unknown>;
+const str = (value: unknown) => (typeof value === "string" ? value : "");
+const num = (value: unknown) => (typeof value === "number" ? value : 0);
+
+/** The turn with one more frame folded in (the same object when the frame was already seen). */
+export function applyFrame(
+  turn: Turn,
+  frame: { id: string; event: string; data: Data },
+  now = Date.now(),
+): Turn {
+  if (!frameAfter(frame.id, turn.lastId)) return turn;
+  const items = [...turn.items];
+  let questions = turn.questions;
+  let done = turn.done;
+  const d = frame.data;
+  // Once the turn's text is known for what it is (reasoning before tools, or the answer), the
+  // streamed draft of it goes.
+  const settled =
+    (frame.event === "step" && d.type === "thinking" && d.status === "done") || frame.event === "answer";
+  if (settled && items.at(-1)?.kind === "draft") items.pop();
+  switch (frame.event) {
+    case "text": {
+      const draft = items.at(-1);
+      if (draft?.kind === "draft") items[items.length - 1] = { ...draft, text: draft.text + str(d.delta) };
+      else items.push({ kind: "draft", text: str(d.delta) });
+      break;
+    }
+    case "step":
+      if (d.type === "thinking" && d.status === "done" && str(d.reasoning).trim())
+        items.push({ kind: "reasoning", text: str(d.reasoning) });
+      if (d.type === "iteration") updateTool(items, d, now);
+      break;
+    case "answer":
+      if (d.status === "start") items.push({ kind: "answer", text: "", done: false });
+      else {
+        const index = lastIndex(items, "answer");
+        const answer = items[index];
+        if (answer?.kind === "answer")
+          items[index] =
+            d.status === "delta"
+              ? { ...answer, text: answer.text + str(d.content) }
+              : { ...answer, done: true };
+      }
+      break;
+    case "compact":
+      items.push({ kind: "compact", before: num(d.original_messages), after: num(d.kept_messages) });
+      break;
+    case "inject":
+      items.push({ kind: "note", label: noteLabel(str(d.kind)), text: str(d.content) });
+      break;
+    case "permission":
+      if (d.status === "asked") questions = [...questions.filter((q) => q.id !== d.id), questionOf(d)];
+      else {
+        const asked = questions.find((q) => q.id === d.id);
+        questions = questions.filter((q) => q.id !== d.id);
+        const what = asked ? `${asked.tool}: ${asked.description}` : str(d.id);
+        items.push({
+          kind: "note",
+          label: d.status === "allowed" ? "Permission allowed" : "Permission denied",
+          text: d.reason ? `${what} (${str(d.reason)})` : what,
+        });
+      }
+      break;
+    case "done": {
+      const usage = (d.usage ?? {}) as Data;
+      if (d.error) items.push({ kind: "error", text: str(d.error) });
+      items.push({
+        kind: "footer",
+        iterations: num(d.iterations),
+        tokens: num(usage.total_tokens),
+        cost: num(usage.cost),
+        elapsed: num(d.elapsed),
+        stop: str(d.stop_reason),
+      });
+      questions = [];
+      done = true;
+      break;
+    }
+  }
+  return { ...turn, items, questions, done, ...(frame.id ? { lastId: frame.id } : {}) };
+}
+
+export function questionOf(d: Data): Question {
+  return {
+    id: str(d.id),
+    tool: str(d.tool),
+    description: str(d.description),
+    args: d.args,
+    options: Array.isArray(d.options) ? (d.options as Question["options"]) : [],
+  };
+}
+
+function updateTool(items: Item[], d: Data, now: number): void {
+  const id = str(d.tool_call_id) || `${str(d.tool_name)}:${JSON.stringify(d.tool_args)}`;
+  const index = items.findIndex((item) => item.kind === "tool" && item.id === id);
+  const args = (d.tool_args ?? {}) as Record<string, unknown>;
+  if (d.status === "start") {
+    if (index < 0)
+      items.push({ kind: "tool", id, name: str(d.tool_name), args, status: "running", started: now });
+    return;
+  }
+  const failed = d.error !== null && d.error !== undefined;
+  const card = {
+    kind: "tool" as const,
+    id,
+    name: str(d.tool_name),
+    args,
+    status: (failed ? "error" : "done") as ToolStatus,
+    output: failed ? str(d.error) : str(d.observation),
+    seconds: num(d.iter_elapsed),
+  };
+  if (index < 0) items.push(card);
+  else items[index] = card;
+}
+
+function lastIndex(items: Item[], kind: Item["kind"]): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i]!.kind === kind) return i;
+  return -1;
+}
+
+// ------------------------------------------------------------------ history (stored messages)
+
+interface Part {
+  type: string;
+  text?: string;
+  thinking?: string;
+  id?: string;
+  name?: string;
+  arguments?: Record<string, unknown>;
+}
+interface Message {
+  role: string;
+  content?: string | Part[];
+  toolCallId?: string;
+  isError?: boolean;
+}
+
+export function messageText(content: Message["content"]): string {
+  if (typeof content === "string") return content;
+  return (content ?? [])
+    .filter((part) => part.type === "text")
+    .map((part) => part.text ?? "")
+    .join("");
+}
+
+/** Stored messages as finished turns: a turn starts at each user message. */
+export function historyTurns(messages: readonly Message[]): Turn[] {
+  const turns: Turn[] = [];
+  let current: Turn | undefined;
+  const cards = new Map<string, Extract<Item, { kind: "tool" }>>();
+  for (const [index, message] of messages.entries()) {
+    if (message.role === "user" || !current) {
+      current = { key: `h${index}`, items: [], questions: [], done: true };
+      turns.push(current);
+      if (message.role === "user") {
+        current.items.push({ kind: "user", text: messageText(message.content) });
+        continue;
+      }
+    }
+    if (message.role === "assistant" && Array.isArray(message.content)) {
+      const calls = message.content.filter((part) => part.type === "toolCall");
+      for (const part of message.content) {
+        if (part.type === "thinking" && part.thinking)
+          current.items.push({ kind: "reasoning", text: part.thinking });
+        if (part.type === "text" && part.text) {
+          current.items.push(
+            calls.length > 0
+              ? { kind: "reasoning", text: part.text }
+              : { kind: "answer", text: part.text, done: true },
+          );
+        }
+        if (part.type === "toolCall") {
+          const card: Extract<Item, { kind: "tool" }> = {
+            kind: "tool",
+            id: part.id ?? String(index),
+            name: part.name ?? "",
+            args: part.arguments ?? {},
+            status: "done",
+          };
+          cards.set(card.id, card);
+          current.items.push(card);
+        }
+      }
+    }
+    if (message.role === "toolResult" && message.toolCallId) {
+      const card = cards.get(message.toolCallId);
+      if (card) {
+        card.output = messageText(message.content);
+        card.status = message.isError ? "error" : "done";
+      }
+    }
+  }
+  return turns;
+}

@@ -1,0 +1,187 @@
+// The page: the session list (name, model, last activity, running or idle; open, new with a
+// model from the server's catalogue, delete) beside the open session. The open session is in the
+// URL's fragment (#/s/<id>), so a reload comes back to it; the token never is. A 401 anywhere
+// asks for the token.
+
+import { useCallback, useEffect, useState } from "preact/hooks";
+import {
+  call,
+  json,
+  type ModelInfo,
+  type SessionInfo,
+  sessionPath,
+  setToken,
+  TokenNeeded,
+  token,
+} from "../api.js";
+import { SessionView } from "./session.js";
+import { TokenPrompt } from "./token.js";
+
+/** How often the list is refreshed (it also tells an open session that another tab started a run). */
+const LIST_REFRESH_MS = 2000;
+
+const currentId = () => /^#\/s\/(.+)$/.exec(location.hash)?.[1];
+
+export function App() {
+  const [sessions, setSessions] = useState<SessionInfo[]>([]);
+  const [models, setModels] = useState<ModelInfo[]>([]);
+  const [model, setModel] = useState("");
+  const [name, setName] = useState("");
+  const [open, setOpen] = useState(currentId());
+  const [needToken, setNeedToken] = useState<"ask" | "wrong" | undefined>(undefined);
+  const [error, setError] = useState("");
+  const [confirming, setConfirming] = useState<string | undefined>(undefined);
+
+  const fail = useCallback((reason: unknown) => {
+    // With a token kept, a 401 means it was refused; without one, the server wants one.
+    if (reason instanceof TokenNeeded) setNeedToken(token() ? "wrong" : "ask");
+    else setError(reason instanceof Error ? reason.message : String(reason));
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      const data = await json<{ sessions: SessionInfo[] }>("GET", "/api/sessions");
+      setSessions(data.sessions.sort((a, b) => b.updated.localeCompare(a.updated)));
+      setNeedToken(undefined);
+    } catch (reason) {
+      fail(reason);
+    }
+  }, [fail]);
+
+  useEffect(() => {
+    if (needToken) return;
+    void refresh();
+    json<{ models: ModelInfo[]; default: string | null }>("GET", "/api/models")
+      .then((data) => {
+        setModels(data.models);
+        setModel(data.default ?? data.models[0]?.id ?? "");
+      })
+      .catch(fail);
+    const timer = setInterval(() => void refresh(), LIST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refresh, fail, needToken]);
+
+  useEffect(() => {
+    const onHash = () => setOpen(currentId());
+    addEventListener("hashchange", onHash);
+    return () => removeEventListener("hashchange", onHash);
+  }, []);
+
+  const create = async () => {
+    try {
+      const { session } = await json<{ session: SessionInfo }>("POST", "/api/sessions", {
+        ...(model ? { model } : {}),
+        ...(name.trim() ? { name: name.trim() } : {}),
+      });
+      setName("");
+      location.hash = `#/s/${session.id}`;
+      void refresh();
+    } catch (reason) {
+      fail(reason);
+    }
+  };
+
+  const remove = async (id: string) => {
+    setConfirming(undefined);
+    try {
+      await call("DELETE", sessionPath(id));
+      if (open === id) location.hash = "";
+      void refresh();
+    } catch (reason) {
+      fail(reason);
+    }
+  };
+
+  if (needToken)
+    return (
+      <main class="center">
+        <TokenPrompt
+          wrong={needToken === "wrong"}
+          done={(token) => {
+            setToken(token);
+            setNeedToken(undefined);
+          }}
+        />
+      </main>
+    );
+
+  const openInfo = sessions.find((session) => session.id === open);
+  return (
+    <div class="layout">
+      <nav aria-label="Sessions">
+        <h2>Sessions</h2>
+        <form
+          class="new"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create();
+          }}
+        >
+          <label>
+            Model
+            <select value={model} onChange={(event) => setModel((event.target as HTMLSelectElement).value)}>
+              {models.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.name} ({option.id})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Name
+            <input value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
+          </label>
+          <button type="submit">New session</button>
+        </form>
+        <ul class="sessions">
+          {sessions.map((session) => (
+            <li key={session.id} class={session.id === open ? "current" : ""}>
+              <a href={`#/s/${session.id}`} aria-current={session.id === open ? "page" : undefined}>
+                <span class="title">{session.title || session.id.slice(0, 8)}</span>
+                <span class="meta">
+                  {session.model ?? "not loaded"} · {new Date(session.updated).toLocaleString()} ·{" "}
+                  <span class={session.running ? "state-running" : "state-idle"}>
+                    {session.running ? "running" : "idle"}
+                  </span>
+                </span>
+              </a>
+              <button
+                type="button"
+                class="delete"
+                aria-label={
+                  confirming === session.id ? `Confirm delete ${session.title}` : `Delete ${session.title}`
+                }
+                onClick={() =>
+                  confirming === session.id ? void remove(session.id) : setConfirming(session.id)
+                }
+              >
+                {confirming === session.id ? "Confirm" : "Delete"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main>
+        {error ? (
+          <p class="error" role="alert">
+            {error}{" "}
+            <button type="button" onClick={() => setError("")}>
+              Dismiss
+            </button>
+          </p>
+        ) : null}
+        {open ? (
+          <SessionView
+            key={open}
+            id={open}
+            runningElsewhere={openInfo?.running ?? false}
+            fail={fail}
+            changed={() => void refresh()}
+          />
+        ) : (
+          <p class="empty">Open a session, or start a new one.</p>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+// One session: its history (stored messages), the newest run replayed from GET /events, and new
+// runs streamed from POST /messages. While a run goes on, Send steers it (POST /interrupt) and
+// Stop aborts it; permission questions open a dialog. A stream that drops is picked up again
+// from its last frame (sse.ts), and each frame is folded in once (turns.ts).
+
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { call, json, sessionPath } from "../api.js";
+import { type Frame, follow, type SessionStream } from "../sse.js";
+import { applyFrame, historyTurns, messageText, newRun, questionOf, type Turn } from "../turns.js";
+import { TurnItems } from "./items.js";
+import { PermissionDialog } from "./permission.js";
+
+/** How close to the bottom counts as "at the bottom" (then new output scrolls into view). */
+const FOLLOW_SLACK_PX = 80;
+
+interface SessionData {
+  session: { id: string; title: string; running: boolean; model?: string };
+  messages: { role: string; content?: unknown }[];
+  permissions: Record<string, unknown>[];
+  run_from: number;
+}
+
+export function SessionView({
+  id,
+  runningElsewhere,
+  fail,
+  changed,
+}: {
+  id: string;
+  /** The session list says it runs (maybe started from another tab). */
+  runningElsewhere: boolean;
+  fail: (error: unknown) => void;
+  changed: () => void;
+}) {
+  const [title, setTitle] = useState("");
+  const [history, setHistory] = useState<Turn[]>([]);
+  const [runs, setRuns] = useState<Turn[]>([]);
+  const [streaming, setStreaming] = useState(false);
+  const [draft, setDraft] = useState("");
+  const [announce, setAnnounce] = useState("");
+  const stream = useRef<SessionStream | undefined>(undefined);
+  const scroller = useRef<HTMLDivElement>(null);
+  // Follow the run at the bottom unless the reader scrolled up.
+  const following = useRef(true);
+  const runCount = useRef(0);
+  // The parent's callbacks change on each of its renders; the streams must not restart for that.
+  const parent = useRef({ fail, changed });
+  parent.current = { fail, changed };
+
+  const onFrame = useCallback((frame: Frame) => {
+    setRuns((all) => {
+      const last = all.at(-1);
+      if (!last) return all;
+      const next = applyFrame(last, frame);
+      if (next === last) return all;
+      if (frame.event === "answer" && frame.data.status === "done") {
+        const answer = next.items.findLast((item) => item.kind === "answer");
+        if (answer?.kind === "answer") setAnnounce(answer.text);
+      }
+      return [...all.slice(0, -1), next];
+    });
+  }, []);
+
+  const attach = useCallback(
+    (first?: (signal: AbortSignal) => Promise<Response>) => {
+      stream.current?.stop();
+      setStreaming(true);
+      const mine = follow(id, first, undefined, {
+        frame: onFrame,
+        end: (error) => {
+          if (stream.current !== mine) return;
+          stream.current = undefined;
+          setStreaming(false);
+          // Nothing came (204): drop the empty run placeholder.
+          setRuns((all) => all.filter((turn) => turn.items.length > 0 || turn.done));
+          if (error) parent.current.fail(error);
+          parent.current.changed();
+        },
+      });
+      stream.current = mine;
+    },
+    [id, onFrame],
+  );
+
+  const load = useCallback(async () => {
+    try {
+      const data = await json<SessionData>("GET", sessionPath(id));
+      setTitle(data.session.title || data.session.id.slice(0, 8));
+      const messages = data.messages as Parameters<typeof historyTurns>[0];
+      setHistory(historyTurns(messages.slice(0, data.run_from)));
+      const first = messages[data.run_from];
+      // The replayed run's frames do not repeat the message that started it; the messages do.
+      const run = newRun(
+        `r${runCount.current++}`,
+        first?.role === "user" ? messageText(first.content) : undefined,
+      );
+      run.questions = data.permissions.map(questionOf);
+      setRuns([run]);
+      attach();
+    } catch (error) {
+      parent.current.fail(error);
+    }
+  }, [id, attach]);
+
+  useEffect(() => {
+    void load();
+    return () => stream.current?.stop();
+  }, [load]);
+
+  // Another tab (or an app) started a run here: follow it.
+  useEffect(() => {
+    if (runningElsewhere && !stream.current) void load();
+  }, [runningElsewhere, load]);
+
+  useLayoutEffect(() => {
+    const box = scroller.current;
+    if (box && following.current) box.scrollTop = box.scrollHeight;
+  }, [history, runs]);
+
+  const send = async () => {
+    const text = draft.trim();
+    if (!text) return;
+    setDraft("");
+    try {
+      if (streaming) {
+        await call("POST", sessionPath(id, "/interrupt"), { content: text });
+        return;
+      }
+      setRuns((all) => [...all, newRun(`r${runCount.current++}`, text)]);
+      attach((signal) => call("POST", sessionPath(id, "/messages"), { content: text }, signal));
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const stop = () => call("POST", sessionPath(id, "/abort"), {}).catch(fail);
+  const answer = (requestId: string, decision: string, message?: string) =>
+    call("POST", sessionPath(id, `/permissions/${encodeURIComponent(requestId)}`), {
+      decision,
+      ...(message ? { message } : {}),
+    })
+      .then(() =>
+        setRuns((all) =>
+          all.map((turn) => ({ ...turn, questions: turn.questions.filter((q) => q.id !== requestId) })),
+        ),
+      )
+      .catch(fail);
+
+  const question = runs.at(-1)?.questions[0];
+  return (
+    <section class="session" aria-labelledby="session-title">
+      <h1 id="session-title">{title}</h1>
+      <div
+        class="turns"
+        ref={scroller}
+        onScroll={(event) => {
+          const box = event.currentTarget;
+          following.current = box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_SLACK_PX;
+        }}
+      >
+        {[...history, ...runs].map((turn) => (
+          <article key={turn.key} class="turn">
+            <TurnItems items={turn.items} />
+          </article>
+        ))}
+      </div>
+      <div class="sr-only" role="status" aria-live="polite">
+        {announce}
+      </div>
+      {question ? (
+        <PermissionDialog
+          key={question.id}
+          question={question}
+          answer={(decision, message) => void answer(question.id, decision, message)}
+        />
+      ) : null}
+      <form
+        class="composer"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send();
+        }}
+      >
+        <textarea
+          aria-label="Message"
+          rows={2}
+          value={draft}
+          placeholder={streaming ? "Steer the run…" : "Type a task…"}
+          onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey) {
+              event.preventDefault();
+              void send();
+            }
+          }}
+        />
+        <button type="submit">Send</button>
+        {streaming ? (
+          <button type="button" class="stop" onClick={() => void stop()}>
+            Stop
+          </button>
+        ) : null}
+        <span class="state">{streaming ? "running" : "idle"}</span>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,381 @@
+// The web page against a real `tern serve` child process and a scripted OpenAI-compatible model
+// on loopback, in Debian's chromium: sessions, a run with parallel tool calls and a streamed
+// answer, permission questions answered both ways, Stop, reload mid-run and a second tab, an
+// interrupt typed during a run, the compaction divider, the token prompt, a hostile answer.
+// No timing assertions: every wait is for a DOM state, with a ceiling for hangs only.
+import { existsSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  contentText,
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "../../cli/test/support/openai-script.js";
+import { startServe } from "../../cli/test/support/serve.js";
+import { removeLater, spawnTern, tempDir, ternEnv } from "../../cli/test/support/tern.js";
+import { newPage, screenshot } from "./support/browser.js";
+
+const TEST_MS = 90_000;
+let model: LoopbackServer;
+
+beforeEach(async () => {
+  model = await startLoopbackServer();
+});
+afterEach(async () => {
+  await model.close();
+});
+
+async function serve(extra: string[] = [], home = tempDir()) {
+  const work = tempDir();
+  const served = await startServe([
+    ...["--port", "0", "--base-url", `${model.baseUrl}/v1`, "--model", "scripted"],
+    ...["--home", home, "--cwd", work, "--sandbox", "off"],
+    ...extra,
+  ]);
+  return { ...served, work };
+}
+
+/** Opens the page, starts a session from the form and waits until it is open. */
+async function openNew(page: Page, base: string, name = "web test"): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "New session" }).click();
+  await page.getByRole("heading", { level: 1, name }).waitFor();
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole("textbox", { name: "Message" }).fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+}
+
+const footers = (page: Page) => page.locator("li.footer");
+
+describe("the web page", () => {
+  it(
+    "prints its address, lists, creates and deletes sessions with a model from the catalogue",
+    async () => {
+      const { base, proc } = await serve();
+      await proc.waitFor(/in a browser/, "stdout");
+      expect(proc.stdout).toContain(`open ${base}/ in a browser`);
+      const { page, errors } = await newPage();
+      await openNew(page, base, "first");
+      const models = await page.getByLabel("Model").locator("option").allTextContents();
+      expect(models.some((text) => text.includes("scripted"))).toBe(true);
+      const entry = page.getByRole("navigation").getByRole("listitem").filter({ hasText: "first" });
+      await entry.filter({ hasText: "idle" }).waitFor();
+      await entry.getByRole("button", { name: "Delete first" }).click();
+      await entry.getByRole("button", { name: "Confirm delete first" }).click();
+      await entry.waitFor({ state: "detached" });
+      // A session that is not there: the page says so instead of breaking.
+      await page.goto(`${base}/#/s/not-a-session`);
+      expect(await page.getByRole("alert").textContent()).toMatch(/session/i);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "shows a run with parallel tool calls as cards and streams the answer as Markdown",
+    async () => {
+      const { base, work } = await serve();
+      writeFileSync(join(work, "a.txt"), "alpha\n");
+      writeFileSync(join(work, "b.txt"), "beta\n");
+      model.push(
+        toolReply(
+          [
+            { name: "read", args: { path: "a.txt" } },
+            { name: "read", args: { path: "b.txt" } },
+          ],
+          { text: "Reading both files." },
+        ),
+        textReply("Both files read: **alpha** and *beta*.\n\n- one\n- two", { delayMs: 30, chunkSize: 3 }),
+      );
+      const { page, errors } = await newPage();
+      await openNew(page, base);
+      await send(page, "read a and b");
+      await page.locator("li.answer.streaming, li.draft").first().waitFor();
+      await footers(page).waitFor();
+      const cards = page.getByRole("listitem").and(page.locator("li.tool"));
+      expect(await cards.count()).toBe(2);
+      expect(await cards.filter({ hasText: "done" }).count()).toBe(2);
+      expect(await cards.allTextContents()).toEqual([
+        expect.stringContaining("path=a.txt"),
+        expect.stringContaining("path=b.txt"),
+      ]);
+      await expect.poll(() => page.locator("li.answer strong").textContent()).toBe("alpha");
+      expect(await page.locator("li.answer li").count()).toBe(2);
+      expect(await page.locator("li.reasoning summary").first().textContent()).toBe("Reasoning");
+      expect(await page.getByRole("status").textContent()).toContain("Both files read");
+      expect(await footers(page).textContent()).toMatch(/2 iterations · [\d,]+ tokens/);
+      await screenshot(page, "run");
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "asks permission in a dialog: Allow once writes, Deny with a note does not",
+    async () => {
+      const { base, work } = await serve();
+      model.push(
+        toolReply([{ name: "write", args: { path: "yes.txt", content: "ok" } }]),
+        textReply("Wrote yes.txt."),
+      );
+      const { page } = await newPage();
+      await openNew(page, base);
+      await send(page, "write yes.txt");
+      const dialog = page.getByRole("dialog");
+      await dialog.getByRole("button", { name: "Allow once" }).waitFor();
+      expect(await dialog.getByRole("button", { name: "Always allow" }).count()).toBe(1);
+      await expect.poll(() => page.evaluate("document.activeElement?.textContent")).toBe("Allow once");
+      await screenshot(page, "permission");
+      await dialog.getByRole("button", { name: "Allow once" }).click();
+      await footers(page).waitFor();
+      expect(existsSync(join(work, "yes.txt"))).toBe(true);
+      expect(await page.locator("li.note").filter({ hasText: "Permission allowed" }).count()).toBe(1);
+
+      model.push(
+        toolReply([{ name: "write", args: { path: "no.txt", content: "no" } }]),
+        textReply("Understood, not written."),
+      );
+      await send(page, "write no.txt");
+      await dialog.getByRole("button", { name: "Deny" }).waitFor();
+      await dialog.getByLabel("Note to the model").fill("not that file");
+      await dialog.getByRole("button", { name: "Deny" }).click();
+      await footers(page).nth(1).waitFor();
+      expect(existsSync(join(work, "no.txt"))).toBe(false);
+      expect(await page.locator("li.note").filter({ hasText: "Permission denied" }).textContent()).toContain(
+        "not that file",
+      );
+      const toolResult = wireMessages(model.requests.at(-1)!.body)
+        .filter((m) => m.role === "tool")
+        .at(-1);
+      expect(contentText(toolResult)).toContain("not that file");
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "stops a run mid-stream with Stop, and the session goes on afterwards",
+    async () => {
+      const { base } = await serve();
+      model.push(textReply("word ".repeat(400), { delayMs: 50, chunkSize: 5 }));
+      const { page } = await newPage();
+      await openNew(page, base);
+      await send(page, "talk a lot");
+      await page.locator("li.draft").waitFor();
+      await page.getByRole("button", { name: "Stop" }).click();
+      await footers(page).filter({ hasText: "aborted" }).waitFor();
+      await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+      model.push(textReply("Back again."));
+      await send(page, "go on");
+      await page.locator("li.answer").filter({ hasText: "Back again." }).waitFor();
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "reloaded mid-run, and in a second tab, shows the run exactly once",
+    async () => {
+      const { base } = await serve();
+      model.push(
+        toolReply([{ name: "ls", args: {} }]),
+        textReply("Listed the directory. ".repeat(30), { delayMs: 60, chunkSize: 4 }),
+      );
+      const { page } = await newPage();
+      await openNew(page, base);
+      await send(page, "list it");
+      await page.locator("li.tool.done").waitFor();
+      await page.locator("li.draft").waitFor();
+      await page.reload();
+      const second = (await newPage()).page;
+      await second.goto(page.url());
+      for (const tab of [page, second]) {
+        await footers(tab).waitFor();
+        expect(await tab.locator("li.user").count()).toBe(1);
+        expect(await tab.locator("li.tool").count()).toBe(1);
+        expect(await tab.locator("li.answer").count()).toBe(1);
+        expect(await tab.locator("li.draft").count()).toBe(0);
+        expect((await tab.locator("li.answer").textContent())?.trim()).toBe(
+          "Listed the directory. ".repeat(30).trim(),
+        );
+      }
+      await screenshot(second, "second-tab");
+      await page.close();
+      await second.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "delivers a message typed during a run as steering, shown where it landed",
+    async () => {
+      const { base } = await serve();
+      model.push(
+        toolReply([{ name: "ls", args: {} }], { text: "Looking around first.", delayMs: 40 }),
+        textReply("Done, and I saw your note."),
+      );
+      const { page } = await newPage();
+      await openNew(page, base);
+      await send(page, "look around");
+      await page.getByRole("button", { name: "Stop" }).waitFor();
+      await send(page, "also mention the weather");
+      await footers(page).waitFor();
+      const kinds = await page
+        .locator("ol.items > li")
+        .evaluateAll((items) => items.map((item) => item.className));
+      const note = kinds.indexOf("note");
+      expect(note).toBeGreaterThan(kinds.indexOf("tool done"));
+      expect(note).toBeLessThan(kinds.indexOf("answer"));
+      expect(await page.locator("li.note").textContent()).toContain("also mention the weather");
+      const sent = wireMessages(model.requests.at(-1)!.body).map(contentText).join("\n");
+      expect(sent).toContain("also mention the weather");
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "shows a compaction as a divider with the message counts",
+    async () => {
+      const home = tempDir();
+      writeFileSync(
+        join(home, "config.json"),
+        JSON.stringify({
+          models: [{ id: "tiny", provider: "local", contextWindow: 3000, maxOutputTokens: 500 }],
+        }),
+      );
+      const { base } = await serve(["--provider", "local", "--model", "tiny", "--tools", "none"], home);
+      const long = "All work and no play makes a long reply. ".repeat(120);
+      model.push(
+        textReply(long),
+        textReply(long),
+        textReply("Summary of the talk so far."),
+        textReply("Short."),
+      );
+      const { page } = await newPage();
+      await openNew(page, base);
+      for (const [index, text] of ["one", "two", "three"].entries()) {
+        await send(page, text);
+        await footers(page).nth(index).waitFor();
+      }
+      expect(await page.locator("li.compact").textContent()).toMatch(/Context compacted: \d+ → \d+ messages/);
+      await screenshot(page, "compaction");
+      // Reloaded after a compaction inside the newest run: that run still shows once.
+      await page.reload();
+      await page.locator("li.compact").waitFor();
+      expect(
+        await page
+          .locator("li.user")
+          .filter({ hasText: /^You three$/ })
+          .count(),
+      ).toBe(1);
+      expect(
+        await page
+          .locator("li.answer")
+          .filter({ hasText: /^Short\.\s*$/ })
+          .count(),
+      ).toBe(1);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "asks for the token once per tab and never puts it in the URL",
+    async () => {
+      const { base } = await serve(["--token", "tab-secret"]);
+      const { page } = await newPage();
+      await page.goto(`${base}/`);
+      const token = page.getByRole("textbox", { name: "Token" });
+      await token.waitFor();
+      expect(await page.getByText("That token was refused.").count()).toBe(0);
+      await token.fill("wrong");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByText("That token was refused.").waitFor();
+      await token.fill("tab-secret");
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.getByRole("button", { name: "New session" }).click();
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      model.push(textReply("Authorised."));
+      await send(page, "hello");
+      await page.locator("li.answer").filter({ hasText: "Authorised." }).waitFor();
+      await page.reload();
+      await page.locator("li.answer").filter({ hasText: "Authorised." }).waitFor();
+      expect(page.url()).not.toContain("tab-secret");
+      expect(await page.evaluate('sessionStorage.getItem("tern-token")')).toBe("tab-secret");
+      // Another tab has its own sessionStorage: it asks again.
+      const other = (await newPage()).page;
+      await other.goto(`${base}/`);
+      await other.getByRole("textbox", { name: "Token" }).waitFor();
+      await screenshot(other, "token");
+      await other.close();
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "renders a hostile answer inert: no handlers, no javascript: links, no scripts",
+    async () => {
+      const { base } = await serve();
+      model.push(
+        textReply(
+          'Look: <img src="x" onerror="window.__pwned = 1"> [click me](javascript:window.__pwned=2) ' +
+            '<a href="javascript:window.__pwned=3">raw</a> <script>window.__pwned = 4</script> <iframe src="/"></iframe>',
+        ),
+      );
+      const { page, errors } = await newPage();
+      await openNew(page, base);
+      await send(page, "be hostile");
+      await footers(page).waitFor();
+      const answer = page.locator("li.answer .markdown");
+      expect(await answer.locator("script, iframe").count()).toBe(0);
+      expect(await answer.locator("[onerror]").count()).toBe(0);
+      for (const link of await answer.locator("a").all()) {
+        expect((await link.getAttribute("href")) ?? "").not.toMatch(/^javascript:/i);
+        await link.click();
+      }
+      expect(await page.evaluate("window.__pwned")).toBeUndefined();
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "runs the offline demo in the page: tern demo --web",
+    async () => {
+      const demo = spawnTern(["demo", "--web", "--fast"], {
+        env: ternEnv({ TERN_HOME: tempDir() }),
+        cwd: tempDir(),
+      });
+      try {
+        await demo.waitFor(/open (\S+) in a browser/, "stdout", 30_000);
+        const project = /project\s+(\S+)/.exec(demo.stderr)?.[1];
+        if (project) removeLater(dirname(project));
+        const url = /open (\S+) in a browser/.exec(demo.stdout)![1]!;
+        const { page, errors } = await newPage();
+        await page.goto(url);
+        await footers(page).waitFor();
+        expect(await page.locator(".diff .add").textContent()).toContain("let i = 0");
+        expect(await page.locator("li.tool").filter({ hasText: "failed" }).count()).toBeGreaterThan(0);
+        expect(await page.locator("li.answer").textContent()).toContain("The bug");
+        expect(errors).toEqual([]);
+        await page.close();
+      } finally {
+        demo.child.kill("SIGINT");
+        expect((await demo.done).code).toBe(0);
+      }
+    },
+    TEST_MS,
+  );
+});
