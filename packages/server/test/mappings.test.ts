@@ -311,7 +311,7 @@ describe("plan mode in both mappings", () => {
           task: "read a",
           started_at: new Date(0).toISOString(),
           duration_ms: 12,
-          usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 40 },
+          usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 40, cost: 0 },
         },
       },
       expect.objectContaining({
