@@ -343,6 +343,7 @@ describe("plan mode in both mappings", () => {
         data: {
           type: "iteration",
           iteration: 0,
+          tool_call_id: "t1",
           tool_name: "read",
           tool_args: { path: "a" },
           reasoning: "",
