@@ -20,9 +20,13 @@ function runChild(id: string): Promise<Rows> {
   });
 }
 
+/** The installed version: npm puts a package under bench/ when the root holds another version of it. */
 function versionOf(name: string): string {
-  const file = new URL(`../../node_modules/${name}/package.json`, import.meta.url);
-  return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  for (const dir of ["../node_modules/", "../../node_modules/"]) {
+    const file = new URL(`${dir}${name}/package.json`, import.meta.url);
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  }
+  return "not installed";
 }
 
 const wanted = process.argv.slice(2);
