@@ -8,6 +8,7 @@ import { performance } from "node:perf_hooks";
 import { type AnyBuiltinTool, createSandbox, createTools } from "@tern/tools";
 import type { Rows } from "./benches.js";
 import { round } from "./measure.js";
+import { median } from "./workloads/table.js";
 
 const ROUNDS = 9;
 const CALLS_PER_ROUND = 20;
@@ -22,12 +23,6 @@ async function call(bash: AnyBuiltinTool): Promise<number> {
   const ms = performance.now() - start;
   if (typeof result === "object" && result.isError) throw new Error(JSON.stringify(result.content));
   return ms;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export async function sandboxBench(): Promise<Rows> {

@@ -9,6 +9,7 @@ import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai";
 import { modelCatalog, startServer } from "@tern/server";
 import { launchChromium } from "../../packages/web/test/support/chromium.js";
 import { round } from "./measure.js";
+import { median } from "./workloads/table.js";
 
 const TURNS = 500;
 const ROUNDS = 7;
@@ -86,14 +87,13 @@ export async function webPaintBench() {
     await server.close({ engine: true });
     rmSync(home, { recursive: true, force: true });
   }
-  const sorted = [...times].sort((a, b) => a - b);
   return [
     {
       turns: TURNS,
       rounds: ROUNDS,
-      "first paint median ms": round(sorted[Math.floor(sorted.length / 2)]!, 0),
-      "min ms": round(sorted[0]!, 0),
-      "max ms": round(sorted.at(-1)!, 0),
+      "first paint median ms": round(median(times), 0),
+      "min ms": round(Math.min(...times), 0),
+      "max ms": round(Math.max(...times), 0),
     },
   ];
 }

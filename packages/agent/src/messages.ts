@@ -1,4 +1,12 @@
-import type { AssistantMessage, ImageContent, Message, ToolCall, UserMessage } from "@tern/ai";
+import {
+  type AssistantMessage,
+  emptyUsage,
+  type ImageContent,
+  type Message,
+  type Model,
+  type ToolCall,
+  type UserMessage,
+} from "@tern/ai";
 import type { AgentMessage } from "./types.js";
 
 export function isLlmMessage(message: AgentMessage): message is Message {
@@ -44,6 +52,20 @@ function withoutNotes(messages: AgentMessage[]): Message[] {
 export function userMessage(text: string, timestamp: number, images: ImageContent[] = []): UserMessage {
   if (images.length === 0) return { role: "user", content: text, timestamp };
   return { role: "user", content: [{ type: "text", text }, ...images], timestamp };
+}
+
+/** A finished text answer from `model` that no model call produced (so it has no usage). */
+export function assistantMessage(model: Model, text: string, timestamp: number): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: model.api,
+    provider: model.provider,
+    model: model.id,
+    usage: emptyUsage(),
+    stopReason: "stop",
+    timestamp,
+  };
 }
 
 /** The text parts of a message joined (custom messages: their `text` or `content` string, if any). */

@@ -4,6 +4,7 @@ import { buildCompletionsRequest } from "../src/providers/openai-completions-req
 import { buildResponsesRequest } from "../src/providers/openai-responses-request.js";
 import { prepareReplay } from "../src/replay.js";
 import type { AssistantMessage, Message, Model, ToolResultMessage } from "../src/types.js";
+import { emptyUsage } from "../src/usage.js";
 
 // Incremental requests: a message's wire form is built on the turn it first travels and reused
 // (the same object) on every later turn, for each provider.
@@ -27,14 +28,7 @@ function turn(n: number, api: Model["api"]): Message[] {
     api,
     provider: "test",
     model: "m",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "toolUse",
     timestamp: n,
   };

@@ -1,9 +1,10 @@
 // The default SessionStore: <TERN_HOME>/sessions/<encoded cwd>/<id>.jsonl, TERN_HOME defaulting
 // to ~/.tern. Grouping by working directory keeps `list` for one project cheap.
 import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, statSync, unlinkSync } from "node:fs";
+import { existsSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { readdirOrEmpty } from "./dir-entries.js";
 import { SessionError } from "./errors.js";
 import {
   createFileSession,
@@ -151,7 +152,7 @@ export class FileSessionStore implements SessionStore {
   }
 
   private directories(): string[] {
-    return safeReaddir(this.root).filter((name) => {
+    return readdirOrEmpty(this.root).filter((name) => {
       try {
         return statSync(join(this.root, name)).isDirectory();
       } catch {
@@ -165,13 +166,4 @@ function checkId(id: string): string {
   // Ids come from clients: never let one walk out of the store.
   if (!SAFE_ID.test(id)) throw new SessionError("invalid", `invalid session id ${JSON.stringify(id)}`);
   return id;
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
 }

@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import {
   closeSync,
   openSync,
-  readdirSync,
   readFileSync,
   readSync,
   renameSync,
@@ -17,6 +16,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { readdirOrEmpty } from "./dir-entries.js";
 import { decodeSessionBytes } from "./file-session.js";
 import { parseSession } from "./parse.js";
 import { foldLine, type SummaryState, summarizeParsed, summaryOf, unreadable } from "./summary.js";
@@ -187,14 +187,5 @@ function writeIndex(dir: string, records: Records): void {
   } catch {
     // A read-only directory just means no index: listing still works, only slower.
     rmSync(draft, { force: true });
-  }
-}
-
-function readdirOrEmpty(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
   }
 }

@@ -1,29 +1,18 @@
 import { appendFileSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SessionError } from "../src/errors.js";
 import { FileSessionStore } from "../src/file-store.js";
 import { lockPathFor } from "../src/lock.js";
-import type { Session } from "../src/session.js";
-import { assistant, deterministic, tempHome, textOf, user } from "./support/helpers.js";
+import { assistant, deterministic, textOf, user } from "./support/helpers.js";
 import { deadPid, spawnTs, waitForLine } from "./support/spawn.js";
+import { storePerTest } from "./support/store-per-test.js";
 
-let home: ReturnType<typeof tempHome>;
-let store: FileSessionStore;
-const open: Session[] = [];
-
-beforeEach(() => {
-  home = tempHome();
-  store = new FileSessionStore({ home: home.home, ...deterministic() });
-});
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  home.cleanup();
-});
+const fx = storePerTest(deterministic);
 
 async function sessionWithTwoMessages(): Promise<{ id: string; path: string }> {
-  const session = await store.create({ cwd: "/p" });
+  const session = await fx.store.create({ cwd: "/p" });
   session.appendMessage(user("q1")); // e1, line 2
   session.appendMessage(assistant("a1")); // e2, line 3
   await session.close();
@@ -47,9 +36,9 @@ async function thrown(promise: Promise<unknown>): Promise<SessionError> {
 describe("appends", () => {
   it("each append is one whole line in the file as soon as it returns, in every fsync mode", async () => {
     for (const fsync of ["never", "turn", "always"] as const) {
-      const modeStore = new FileSessionStore({ home: home.home, fsync });
+      const modeStore = new FileSessionStore({ home: fx.home, fsync });
       const session = await modeStore.create({ cwd: `/p/${fsync}` });
-      open.push(session);
+      fx.open.push(session);
       session.appendMessage(user("one"));
       expect(lines(session.path!)).toHaveLength(3); // header, entry, "" after the last newline
       session.appendMessage(user("two\nwith a newline inside"));
@@ -64,15 +53,15 @@ describe("appends", () => {
 
 describe("encoding", () => {
   it("writes pure ASCII (non-ASCII escaped) and reads every character back", async () => {
-    const session = await store.create({ cwd: "/p/项目" });
-    open.push(session);
+    const session = await fx.store.create({ cwd: "/p/项目" });
+    fx.open.push(session);
     const text = "日本語のテキスト, emoji 🦜, accents é à, control \u0001, DEL \u007f";
     session.appendMessage(user(text));
     await session.flush();
     const bytes = readFileSync(session.path!);
     expect(bytes.every((byte) => byte < 0x80)).toBe(true);
     expect(bytes.toString()).toContain("\\ud83e\\udd9c"); // the parrot, as a surrogate pair
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect(loaded.header.cwd).toBe("/p/项目");
     expect(loaded.buildContext().messages.map(textOf)).toEqual([text]);
   });
@@ -81,22 +70,22 @@ describe("encoding", () => {
 describe("single writer", () => {
   it("a second writer gets a clear error naming the live writer's pid; the lock goes with close()", async () => {
     const { id, path } = await sessionWithTwoMessages();
-    const first = await store.open(id);
-    const error = await thrown(store.open(id));
+    const first = await fx.store.open(id);
+    const error = await thrown(fx.store.open(id));
     expect(error.code).toBe("locked");
     expect(error.message).toContain(`pid ${process.pid}`);
     expect(error.message).toContain(path);
     // Reading needs no lock.
-    expect((await store.load(id)).entries()).toHaveLength(2);
+    expect((await fx.store.load(id)).entries()).toHaveLength(2);
     // Deleting is refused while it is written.
-    expect((await thrown(store.delete(id))).code).toBe("locked");
+    expect((await thrown(fx.store.delete(id))).code).toBe("locked");
     await first.close();
     expect(existsSync(lockPathFor(path))).toBe(false);
-    const second = await store.open(id);
+    const second = await fx.store.open(id);
     await second.close();
-    await store.delete(id);
+    await fx.store.delete(id);
     expect(existsSync(path)).toBe(false);
-    expect((await thrown(store.load(id))).code).toBe("not_found");
+    expect((await thrown(fx.store.load(id))).code).toBe("not_found");
   });
 
   it("another live process holds the lock: refused with its pid; once it is killed, the stale lock is taken over", async () => {
@@ -104,7 +93,7 @@ describe("single writer", () => {
     const holder = spawnTs(fileURLToPath(new URL("./support/hold-lock.ts", import.meta.url)), [path]);
     try {
       await waitForLine(holder, "ready");
-      const error = await thrown(store.open(id));
+      const error = await thrown(fx.store.open(id));
       expect(error.code).toBe("locked");
       expect(error.message).toContain(`pid ${holder.pid}`);
     } finally {
@@ -114,8 +103,8 @@ describe("single writer", () => {
         await exited;
       }
     }
-    const session = await store.open(id);
-    open.push(session);
+    const session = await fx.store.open(id);
+    fx.open.push(session);
     const owner = JSON.parse(readFileSync(lockPathFor(path), "utf8"));
     expect(owner).toMatchObject({ pid: process.pid, hostname: hostname() });
     expect(session.entries().map((e) => e.type)).toEqual(["message", "message", "custom"]);
@@ -128,16 +117,16 @@ describe("single writer", () => {
       lockPathFor(path),
       JSON.stringify({ pid, hostname: hostname(), started: "2026-01-01T00:00:00.000Z", nonce: "old" }),
     );
-    const session = await store.open(id);
+    const session = await fx.store.open(id);
     expect(JSON.parse(readFileSync(lockPathFor(path), "utf8")).pid).toBe(process.pid);
     await session.close();
 
     writeFileSync(lockPathFor(path), ""); // a crash between creating and filling the lock
-    const young = await thrown(store.open(id));
+    const young = await thrown(fx.store.open(id));
     expect(young.code).toBe("locked");
     const old = new Date(Date.now() - 60_000);
     utimesSync(lockPathFor(path), old, old);
-    const again = await store.open(id);
+    const again = await fx.store.open(id);
     await again.close();
   });
 });
@@ -147,13 +136,13 @@ describe("loading damaged files", () => {
     const { id, path } = await sessionWithTwoMessages();
     appendFileSync(path, '{"id":"e3","parentId":"e2","timestamp":"2026-01-01T00:00:09.000Z","type":"mess');
 
-    const loaded = await store.load(id);
+    const loaded = await fx.store.load(id);
     expect(loaded.entries().map((e) => e.id)).toEqual(["e1", "e2"]);
     expect(loaded.warnings).toHaveLength(1);
     expect(loaded.warnings[0]!.line).toBe(4);
     expect(loaded.warnings[0]!.message).toContain(`${path}:4: partial last line`);
 
-    const writer = await store.open(id);
+    const writer = await fx.store.open(id);
     writer.appendMessage(user("q2"));
     await writer.close();
     const text = lines(path);
@@ -161,7 +150,7 @@ describe("loading damaged files", () => {
     expect(JSON.parse(text[4]!)).toMatchObject({ type: "recovered", line: 4 });
     expect(JSON.parse(text[5]!)).toMatchObject({ type: "message", parentId: "e2" });
 
-    const reloaded = await store.load(id);
+    const reloaded = await fx.store.load(id);
     expect(reloaded.buildContext().messages.map(textOf)).toEqual(["q1", "a1", "q2"]);
     expect(reloaded.warnings.map((w) => w.line)).toEqual([4]);
     expect(reloaded.warnings[0]!.message).toContain("partial line from an earlier crash");
@@ -170,11 +159,11 @@ describe("loading damaged files", () => {
   it("a complete last line without its newline loads fully, and the next append starts a new line", async () => {
     const { id, path } = await sessionWithTwoMessages();
     writeFileSync(path, readFileSync(path, "utf8").replace(/\n$/, ""));
-    expect((await store.load(id)).warnings).toEqual([]);
-    const writer = await store.open(id);
+    expect((await fx.store.load(id)).warnings).toEqual([]);
+    const writer = await fx.store.open(id);
     writer.appendMessage(user("q2"));
     await writer.close();
-    expect((await store.load(id)).buildContext().messages.map(textOf)).toEqual(["q1", "a1", "q2"]);
+    expect((await fx.store.load(id)).buildContext().messages.map(textOf)).toEqual(["q1", "a1", "q2"]);
   });
 
   it("a corrupt line in the middle is an error naming the file and line, never a silent drop", async () => {
@@ -183,16 +172,16 @@ describe("loading damaged files", () => {
     text[1] = '{"id":"e1","parentId":null,"type":"message","message":{"role":"us'; // line 2
     writeFileSync(path, text.join("\n"));
 
-    const error = await thrown(store.load(id));
+    const error = await thrown(fx.store.load(id));
     expect(error.code).toBe("corrupt");
     expect(error.file).toBe(path);
     expect(error.line).toBe(2);
     expect(error.message).toContain(`${path}:2:`);
     // Opening for writing fails the same way and leaves no lock behind.
-    expect((await thrown(store.open(id))).line).toBe(2);
+    expect((await thrown(fx.store.open(id))).line).toBe(2);
     expect(existsSync(lockPathFor(path))).toBe(false);
     // list still shows the session, with the error.
-    const [summary] = await store.list();
+    const [summary] = await fx.store.list();
     expect(summary).toMatchObject({ id, path });
     expect(summary!.error).toContain(`${path}:2:`);
   });
@@ -203,7 +192,7 @@ describe("loading damaged files", () => {
     const orphan =
       '{"id":"e9","parentId":"nope","timestamp":"2026-01-01T00:00:09.000Z","type":"custom","customType":"x"}';
     writeFileSync(path, `${original}${orphan}\n`);
-    expect((await thrown(store.load(id))).message).toContain(
+    expect((await thrown(fx.store.load(id))).message).toContain(
       `${path}:4: corrupt session line: parent "nope"`,
     );
 
@@ -211,9 +200,9 @@ describe("loading damaged files", () => {
       path,
       `${original}{"type":"event","seq":2,"timestamp":"x","event":{"type":"turn_start"}}\n`,
     );
-    expect((await thrown(store.load(id))).message).toContain("event seq 2, expected 1");
+    expect((await thrown(fx.store.load(id))).message).toContain("event seq 2, expected 1");
 
     writeFileSync(path, original.replace('"version":1', '"version":99'));
-    expect((await thrown(store.load(id))).code).toBe("format");
+    expect((await thrown(fx.store.load(id))).code).toBe("format");
   });
 });

@@ -1,31 +1,21 @@
 import { readFileSync } from "node:fs";
 import type { AgentMessage } from "@tern/agent";
 import { createFaux, fauxToolCall, type Message } from "@tern/ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FileSessionStore } from "../src/file-store.js";
 import { createSessionAgent } from "../src/persist-agent.js";
 import { INTERRUPTED_RESULT } from "../src/repair.js";
 import { resumeSession } from "../src/resume.js";
 import type { Session } from "../src/session.js";
 import { slowEcho, transcriptProblems } from "./support/agent.js";
-import { assistant, call, result, tempHome, textOf, user } from "./support/helpers.js";
+import { assistant, call, result, textOf, user } from "./support/helpers.js";
+import { storePerTest } from "./support/store-per-test.js";
 
-let home: ReturnType<typeof tempHome>;
-let store: FileSessionStore;
-const open: Session[] = [];
-
-beforeEach(() => {
-  home = tempHome();
-  store = new FileSessionStore({ home: home.home });
-});
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  home.cleanup();
-});
+const fx = storePerTest();
 
 async function newSession(): Promise<Session> {
-  const session = await store.create({ cwd: "/p" });
-  open.push(session);
+  const session = await fx.store.create({ cwd: "/p" });
+  fx.open.push(session);
   return session;
 }
 
@@ -80,7 +70,7 @@ describe("persisting an Agent", () => {
     const end = events.at(-1)!.event as unknown as { messages: Message[] };
     expect(end.messages).toEqual(agent.state.messages);
 
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect(loaded.buildContext().messages).toEqual(agent.state.messages);
     expect(loaded.eventsAfter(0)).toEqual(events);
     // A client that saw up to seq 12 gets the rest, each once.
@@ -96,8 +86,8 @@ describe("persisting an Agent", () => {
     first.binding.detach();
     await session.close();
 
-    const reopened = await store.open(session.id);
-    open.push(reopened);
+    const reopened = await fx.store.open(session.id);
+    fx.open.push(reopened);
     const second = createSessionAgent(reopened, { model: faux.model });
     expect(second.agent.state.messages).toEqual(first.agent.state.messages);
     await second.agent.prompt("two");
@@ -105,7 +95,7 @@ describe("persisting an Agent", () => {
     expect(faux.requests[1]!.options.sessionId).toBe(session.id);
     // Same model as before: no second model_change.
     expect(reopened.entries().filter((e) => e.type === "model_change")).toHaveLength(1);
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect(loaded.buildContext().messages.map(textOf)).toEqual([
       "one",
       "first answer",
@@ -169,7 +159,7 @@ describe("persisting an Agent", () => {
         .map((e) => e.type === "model_change" && e.modelId),
     ).toEqual([faux.model.id, thinner.model.id]);
 
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     const context = loaded.buildContext();
     expect(context.messages).toEqual(agent.state.messages);
     expect(context.model).toEqual({ provider: "faux", modelId: thinner.model.id });
@@ -183,12 +173,12 @@ describe("persisting an Agent", () => {
   });
 
   it("events of a resumed session refer to loaded messages instead of copying them", async () => {
-    const session = await store.create({ cwd: "/p" });
+    const session = await fx.store.create({ cwd: "/p" });
     session.appendMessage(user("a question that is stored once"));
     session.appendMessage(assistant("an answer"));
     await session.close();
-    const reopened = await store.open(session.id);
-    open.push(reopened);
+    const reopened = await fx.store.open(session.id);
+    fx.open.push(reopened);
     const { messages } = reopened.buildContext();
     reopened.appendEvent({ type: "context_update", messages });
     const stored = reopened.storedEvents()[0]!.event;
@@ -216,7 +206,7 @@ describe("persisting an Agent", () => {
 
 describe("resume after an interrupted run", () => {
   async function interrupted(build: (session: Session) => void): Promise<string> {
-    const session = await store.create({ cwd: "/p" });
+    const session = await fx.store.create({ cwd: "/p" });
     build(session);
     await session.close();
     return session.id;
@@ -229,8 +219,8 @@ describe("resume after an interrupted run", () => {
       s.appendMessage(assistant("", [call("c1", "echo"), call("c2", "echo")]));
       s.appendMessage(result("c1", "echo: one", "echo"));
     });
-    const resumed = await resumeSession(store, id);
-    open.push(resumed.session);
+    const resumed = await resumeSession(fx.store, id);
+    fx.open.push(resumed.session);
     expect(resumed.needsContinue).toBe(true);
     expect(resumed.repair.interruption?.kind).toBe("dangling_tool_calls");
     expect(resumed.repair.appended).toEqual([
@@ -262,7 +252,7 @@ describe("resume after an interrupted run", () => {
       "toolResult",
     ]);
     expect(transcriptProblems(agent.state.messages)).toEqual([]);
-    const again = await store.load(id);
+    const again = await fx.store.load(id);
     expect(again.buildContext().messages.map(textOf).at(-1)).toBe("recovered and done");
   });
 
@@ -271,8 +261,8 @@ describe("resume after an interrupted run", () => {
       s.appendEvent({ type: "agent_start", runId: "r1", timestamp: 1 });
       s.appendMessage(user("hello?"));
     });
-    const resumed = await resumeSession(store, unanswered);
-    open.push(resumed.session);
+    const resumed = await resumeSession(fx.store, unanswered);
+    fx.open.push(resumed.session);
     expect(resumed.repair.interruption?.kind).toBe("unanswered_user_message");
     expect(resumed.repair.appended).toEqual([]);
     expect(resumed.needsContinue).toBe(true);
@@ -285,8 +275,8 @@ describe("resume after an interrupted run", () => {
       s.appendMessage(result("c1", "done", "echo"));
       s.appendEvent({ type: "agent_end", stopReason: "terminated" });
     });
-    const finished = await resumeSession(store, terminated);
-    open.push(finished.session);
+    const finished = await resumeSession(fx.store, terminated);
+    fx.open.push(finished.session);
     expect(finished.repair).toEqual({ appended: [], needsContinue: false });
     expect(finished.lastEventSeq).toBe(2);
 
@@ -296,8 +286,8 @@ describe("resume after an interrupted run", () => {
       s.appendMessage(assistant("", [call("c1", "echo")]));
       s.appendMessage(result("c1", "done", "echo"));
     });
-    const fromTranscript = await resumeSession(store, noLog);
-    open.push(fromTranscript.session);
+    const fromTranscript = await resumeSession(fx.store, noLog);
+    fx.open.push(fromTranscript.session);
     expect(fromTranscript.repair.interruption?.kind).toBe("unanswered_tool_results");
     expect(fromTranscript.needsContinue).toBe(true);
   });
@@ -309,9 +299,9 @@ describe("secrets in agent runs", () => {
     const previous = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = key;
     try {
-      const keyStore = new FileSessionStore({ home: home.home });
+      const keyStore = new FileSessionStore({ home: fx.home });
       const session = await keyStore.create({ cwd: "/p" });
-      open.push(session);
+      fx.open.push(session);
       const faux = createFaux({
         replies: [
           { content: [fauxToolCall("echo", { text: `Authorization: Bearer ${key}` }, "c1")] },

@@ -2,34 +2,21 @@
 // holds the plan, and an aborted plan resumes from the log with its finished steps kept.
 import { type AgentEvent, type AgentMessage, planCheckpoint } from "@tern/agent";
 import type { Message } from "@tern/ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { analysisReply, call, cast, plan, planReply, waitTool } from "../../agent/test/plan/support.js";
-import { FileSessionStore } from "../src/file-store.js";
 import { createSessionAgent } from "../src/persist-agent.js";
 import { resumeSession } from "../src/resume.js";
-import type { Session } from "../src/session.js";
-import { tempHome } from "./support/helpers.js";
+import { storePerTest } from "./support/store-per-test.js";
 
-let home: ReturnType<typeof tempHome>;
-let store: FileSessionStore;
-const open: Session[] = [];
-
-beforeEach(() => {
-  home = tempHome();
-  store = new FileSessionStore({ home: home.home });
-});
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  home.cleanup();
-});
+const fx = storePerTest();
 
 const roles = (messages: readonly AgentMessage[]) => messages.map((m) => (m as Message).role);
 
 describe("a plan in a session", () => {
   it("records the plan, resumes an aborted plan keeping finished steps, and replays it", async () => {
     const actors = cast();
-    const session = await store.create({ cwd: "/p" });
-    open.push(session);
+    const session = await fx.store.create({ cwd: "/p" });
+    fx.open.push(session);
     let agent: ReturnType<typeof createSessionAgent>["agent"] | undefined;
     const { agent: first } = createSessionAgent(session, {
       model: actors.model,
@@ -44,10 +31,10 @@ describe("a plan in a session", () => {
     const aborted = await first.prompt("the goal");
     expect(aborted.stopReason).toBe("aborted");
     await session.close();
-    open.pop();
+    fx.open.pop();
 
-    const resumed = await resumeSession(store, session.id);
-    open.push(resumed.session);
+    const resumed = await resumeSession(fx.store, session.id);
+    fx.open.push(resumed.session);
     expect(roles(resumed.context.messages)).toEqual(["user"]);
     const events = resumed.session.storedEvents().map((e) => e.event as AgentEvent);
     const types = events.map((e) => e.type);

@@ -2,59 +2,48 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { agentLoop, runAgentLoop } from "@tern/agent";
 import { createFaux, fauxToolCall } from "@tern/ai";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { encodeCwd, FileSessionStore } from "../src/file-store.js";
 import { SessionRecorder } from "../src/recorder.js";
-import type { Session } from "../src/session.js";
 import { slowEcho } from "./support/agent.js";
-import { assistant, deterministic, tempHome, user } from "./support/helpers.js";
+import { assistant, deterministic, user } from "./support/helpers.js";
+import { storePerTest } from "./support/store-per-test.js";
 
-let home: ReturnType<typeof tempHome>;
-let store: FileSessionStore;
-const open: Session[] = [];
-
-beforeEach(() => {
-  home = tempHome();
-  store = new FileSessionStore({ home: home.home, ...deterministic() });
-});
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  home.cleanup();
-});
+const fx = storePerTest(deterministic);
 
 describe("FileSessionStore", () => {
   it("stores files under <home>/sessions/<encoded cwd>/<id>.jsonl, TERN_HOME by default", async () => {
-    const session = await store.create({ cwd: "/work/my project" });
-    open.push(session);
+    const session = await fx.store.create({ cwd: "/work/my project" });
+    fx.open.push(session);
     expect(encodeCwd("/work/my project")).toMatch(/^work-my-project-[0-9a-f]{8}$/);
-    expect(session.path).toBe(join(home.home, "sessions", encodeCwd("/work/my project"), "s1.jsonl"));
+    expect(session.path).toBe(join(fx.home, "sessions", encodeCwd("/work/my project"), "s1.jsonl"));
     // Different directories never share a folder, even when their readable parts match.
     expect(encodeCwd("/a/b")).not.toBe(encodeCwd("/a-b"));
 
     const previous = process.env.TERN_HOME;
-    process.env.TERN_HOME = join(home.home, "elsewhere");
+    process.env.TERN_HOME = join(fx.home, "elsewhere");
     try {
-      expect(new FileSessionStore().root).toBe(join(home.home, "elsewhere", "sessions"));
+      expect(new FileSessionStore().root).toBe(join(fx.home, "elsewhere", "sessions"));
     } finally {
       if (previous === undefined) delete process.env.TERN_HOME;
       else process.env.TERN_HOME = previous;
     }
-    await expect(store.load("../../etc/passwd")).rejects.toThrow(/invalid session id/);
+    await expect(fx.store.load("../../etc/passwd")).rejects.toThrow(/invalid session id/);
   });
 
   it("lists sessions with title, dates, message count and cost, newest first, optionally by cwd", async () => {
-    const first = await store.create({ cwd: "/a" }); // s1, created 00:00:01
+    const first = await fx.store.create({ cwd: "/a" }); // s1, created 00:00:01
     first.appendMessage(user(`  a long first question ${"x".repeat(100)}`)); // 00:00:02
     first.appendMessage(assistant("answer", [], 0.25));
     first.appendMessage(user("second"));
     first.appendMessage(assistant("answer 2", [], 0.5)); // 00:00:05
     await first.close();
-    const second = await store.create({ cwd: "/b", name: "Named one" }); // s2
+    const second = await fx.store.create({ cwd: "/b", name: "Named one" }); // s2
     second.appendMessage(user("hello"));
     await second.close();
-    await store.create({ cwd: "/a" }).then((s) => s.close()); // s3: empty
+    await fx.store.create({ cwd: "/a" }).then((s) => s.close()); // s3: empty
 
-    const all = await store.list();
+    const all = await fx.store.list();
     expect(all.map((s) => s.id)).toEqual(["s3", "s2", "s1"]);
     const s1 = all.find((s) => s.id === "s1")!;
     expect(s1).toEqual({
@@ -69,19 +58,19 @@ describe("FileSessionStore", () => {
     });
     expect(all.find((s) => s.id === "s2")).toMatchObject({ title: "Named one", messageCount: 1, cost: 0 });
     expect(all.find((s) => s.id === "s3")).toMatchObject({ title: "", messageCount: 0 });
-    expect((await store.list({ cwd: "/a" })).map((s) => s.id)).toEqual(["s3", "s1"]);
-    expect(await store.list({ cwd: "/nowhere" })).toEqual([]);
+    expect((await fx.store.list({ cwd: "/a" })).map((s) => s.id)).toEqual(["s3", "s1"]);
+    expect(await fx.store.list({ cwd: "/nowhere" })).toEqual([]);
 
-    await store.delete("s2");
-    expect((await store.list()).map((s) => s.id)).toEqual(["s3", "s1"]);
+    await fx.store.delete("s2");
+    expect((await fx.store.list()).map((s) => s.id)).toEqual(["s3", "s1"]);
     expect(existsSync(second.path!)).toBe(false);
   });
 });
 
 describe("recording raw loop runs", () => {
   it("works as the sink of runAgentLoop and behind a for-await over agentLoop", async () => {
-    const session = await store.create({ cwd: "/raw" });
-    open.push(session);
+    const session = await fx.store.create({ cwd: "/raw" });
+    fx.open.push(session);
     const faux = createFaux({
       replies: [{ content: [fauxToolCall("echo", { text: "x" }, "c1")] }, "ok", "again"],
     });
@@ -102,7 +91,7 @@ describe("recording raw loop runs", () => {
     for await (const event of stream) await recorder.handle(event);
     expect(recorder.error).toBeUndefined();
 
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect(loaded.entries().map((e) => (e.type === "message" ? e.message.role : e.type))).toEqual([
       "model_change",
       "thinking_level_change",

@@ -1,25 +1,14 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileSessionStore } from "../src/file-store.js";
+import { describe, expect, it } from "vitest";
 import type { Session } from "../src/session.js";
-import { assistant, call, deterministic, result, tempHome, textOf, user } from "./support/helpers.js";
+import { assistant, call, deterministic, result, textOf, user } from "./support/helpers.js";
+import { storePerTest } from "./support/store-per-test.js";
 
-let home: ReturnType<typeof tempHome>;
-let store: FileSessionStore;
-const open: Session[] = [];
-
-beforeEach(() => {
-  home = tempHome();
-  store = new FileSessionStore({ home: home.home, ...deterministic() });
-});
-afterEach(async () => {
-  for (const session of open.splice(0)) await session.close();
-  home.cleanup();
-});
+const fx = storePerTest(deterministic);
 
 async function newSession(): Promise<Session> {
-  const session = await store.create({ cwd: "/projects/demo" });
-  open.push(session);
+  const session = await fx.store.create({ cwd: "/projects/demo" });
+  fx.open.push(session);
   return session;
 }
 
@@ -60,7 +49,7 @@ describe("tree", () => {
       message: { role: "user", content: "q1", timestamp: 1 },
     });
 
-    const loaded = await store.load("s1");
+    const loaded = await fx.store.load("s1");
     expect(loaded.readOnly).toBe(true);
     expect(loaded.entries()).toEqual(session.entries());
     expect(loaded.leafId).toBe("e4");
@@ -100,7 +89,7 @@ describe("tree", () => {
 
     expect(() => session.branch("nope")).toThrow(/no entry "nope"/);
 
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect(loaded.leafId).toBe("e8");
     expect(texts(loaded, "e6")).toEqual(["q1", "a1", "q2 again", "a2 again"]);
     expect(loaded.children(null).map((e) => e.id)).toEqual(["e1", "e8"]);
@@ -122,7 +111,7 @@ describe("tree", () => {
     expect(texts(session)).toEqual(["q1", "a1"]);
     expect(() => session.setLabel("missing", "x")).toThrow(/no entry "missing"/);
 
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect([...loaded.labels()]).toEqual([["e1", "beginning"]]);
   });
 
@@ -136,8 +125,8 @@ describe("tree", () => {
     source.setLabel("e1", "start"); // e5, on a side branch of e2
     await source.flush();
 
-    const fork = await store.fork(source.id, { entryId: "e2" });
-    open.push(fork);
+    const fork = await fx.store.fork(source.id, { entryId: "e2" });
+    fx.open.push(fork);
     expect(fork.id).toBe("s2");
     expect(fork.header.parentSession).toEqual({ id: "s1", path: source.path, entryId: "e2" });
     expect(fork.path).not.toBe(source.path);
@@ -153,11 +142,11 @@ describe("tree", () => {
     fork.appendMessage(user("forked question"));
     expect(texts(fork)).toEqual(["q1", "a1", "forked question"]);
     // The parent is untouched.
-    const parent = await store.load("s1");
+    const parent = await fx.store.load("s1");
     expect(parent.entries()).toHaveLength(5);
     expect(texts(parent, "e4")).toEqual(["q1", "a1", "q2", "a2"]);
 
-    await expect(store.fork("s1", { entryId: "zzz" })).rejects.toThrow(/no entry "zzz"/);
+    await expect(fx.store.fork("s1", { entryId: "zzz" })).rejects.toThrow(/no entry "zzz"/);
   });
 
   it("compaction entries rebuild the same context: summary, pinned entries, then the kept part", async () => {
@@ -212,7 +201,7 @@ describe("tree", () => {
       session.appendCompaction({ summary: "x", firstKeptEntryId: "nope", tokensBefore: 1 }),
     ).toThrow(/not on the path/);
 
-    const loaded = await store.load(session.id);
+    const loaded = await fx.store.load(session.id);
     expect(loaded.buildContext()).toEqual(session.buildContext());
     expect(loaded.buildContext("e8")).toEqual(session.buildContext("e8"));
     expect(loaded.buildContext("e9").messages.map(textOf)).toEqual([...expected, "a3"]);

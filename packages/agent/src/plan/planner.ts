@@ -3,8 +3,8 @@
 // cannot run (validate.ts) goes back to the planner once with the exact problems; a second bad
 // plan, or a reply that no degradation level could read, fails the run with a clear error.
 
-import { emptyUsage, type JsonSchema, type Message, type Model, StructuredOutputError } from "@tern/ai";
-import { userMessage } from "../messages.js";
+import { type JsonSchema, type Message, type Model, StructuredOutputError } from "@tern/ai";
+import { assistantMessage, userMessage } from "../messages.js";
 import type { AnyAgentTool } from "../types.js";
 import { visibleStructuredCall } from "../visible-structured-call.js";
 import type { PlanEnv } from "./env.js";
@@ -77,16 +77,7 @@ export async function makePlan(
     if (problems.length === 0) return { ok: true, steps };
     if (attempt === 1) {
       messages.push(
-        {
-          role: "assistant",
-          content: [{ type: "text", text: JSON.stringify(raw) }],
-          api: model.api,
-          provider: model.provider,
-          model: model.id,
-          usage: emptyUsage(),
-          stopReason: "stop",
-          timestamp: env.now(),
-        },
+        assistantMessage(model, JSON.stringify(raw), env.now()),
         userMessage(
           `That plan cannot run:\n- ${problems.join("\n- ")}\nSend the whole corrected plan.`,
           env.now(),

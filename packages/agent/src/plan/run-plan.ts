@@ -5,8 +5,8 @@
 // conversation's transcript), plan_* events for the rest. Never rejects: failures and aborts end
 // the run with a stop reason, like the loop.
 
-import { type AssistantMessage, emptyUsage, type Model } from "@tern/ai";
-import { messageText } from "../messages.js";
+import type { AssistantMessage, Model } from "@tern/ai";
+import { assistantMessage, messageText } from "../messages.js";
 import { describeThrown } from "../tool-result.js";
 import type { AgentEventSink, AgentMessage, AgentRunResult, AgentStopReason } from "../types.js";
 import { analyze, PlanAborted } from "./analyzer.js";
@@ -162,15 +162,5 @@ function answerMessage(
   model: Model,
   now: number,
 ): AssistantMessage {
-  if (message) return message;
-  return {
-    role: "assistant",
-    content: [{ type: "text", text: answer }],
-    api: model.api,
-    provider: model.provider,
-    model: model.id,
-    usage: emptyUsage(),
-    stopReason: "stop",
-    timestamp: now,
-  };
+  return message ?? assistantMessage(model, answer, now);
 }

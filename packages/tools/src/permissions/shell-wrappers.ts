@@ -197,18 +197,6 @@ function timeout(argv: readonly StaticWord[]): Unwrapped {
   return runs(true, inner);
 }
 
-function ionice(argv: readonly StaticWord[]): Unwrapped {
-  const options = readOptions(argv, 1, {
-    withArg: "cnpPu",
-    flags: "t",
-    longWithArg: ["class", "classdata", "pid", "pgid", "uid"],
-    longFlags: ["ignore"],
-  });
-  if (!options) return unknown("ionice");
-  const inner = argv.slice(options.next);
-  return runs(true, inner);
-}
-
 function timeCommand(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, {
     withArg: "fo",
@@ -447,7 +435,12 @@ const WRAPPERS: Record<string, Unwrapper> = {
   env,
   nice: prefixWrapper("nice", { withArg: "n", longWithArg: ["adjustment"], numeric: true }),
   timeout,
-  ionice,
+  ionice: prefixWrapper("ionice", {
+    withArg: "cnpPu",
+    flags: "t",
+    longWithArg: ["class", "classdata", "pid", "pgid", "uid"],
+    longFlags: ["ignore"],
+  }),
   stdbuf: prefixWrapper("stdbuf", { withArg: "ioe", longWithArg: ["input", "output", "error"] }),
   nohup: prefixWrapper("nohup", {}),
   time: timeCommand,
