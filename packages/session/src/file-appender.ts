@@ -1,6 +1,8 @@
 // Appends whole lines to a session file. Each line goes out in one write call on an O_APPEND fd,
-// so a killed process leaves either the whole line or (on power loss) a partial last line that the
-// loader recognises; fsync makes a turn durable.
+// so a killed process leaves the whole line or, at worst, a partial last line that the loader
+// recognises (power loss; or SIGKILL, at which Linux stops a write between pages) and the next
+// writer acknowledges: a line is only acknowledged after its write returned. fsync makes a turn
+// durable.
 import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
 import type { FsyncMode } from "./types.js";
 

@@ -124,9 +124,11 @@ describe("crash safety", () => {
       const verify = async (log: ChildLog) => {
         for (const id of log.sessions) {
           sessions.push(id);
-          // Every file loads, with no damage reported (a kill never tears a line: each is one write).
+          // Every file loads. The only damage a kill may leave is a torn last line: each line is one
+          // write(), but Linux stops a write to a regular file between pages when SIGKILL arrives,
+          // so a line crossing a page boundary can be cut. That line was never acknowledged.
           const loaded = await store.load(id);
-          expect(loaded.warnings).toEqual([]);
+          for (const warning of loaded.warnings) expect(warning.message).toMatch(/partial last line .*skipped/);
           const written = new Set(loaded.entries().map((entry) => entry.id));
           for (const entryId of log.messages.get(id)!) {
             expect(written.has(entryId)).toBe(true);

@@ -38,6 +38,7 @@ export async function synthesize(
     .filter(Boolean)
     .join("\n\n");
   await env.emit({ type: "answer_start" });
+  let streamed = false;
   const message = await callModel(
     model,
     { systemPrompt: SYSTEM, messages: [userMessage(prompt, env.now())] },
@@ -47,7 +48,9 @@ export async function synthesize(
     false,
     {
       onEvent: async (event) => {
-        if (event.type === "text_delta") await env.emit({ type: "answer_delta", delta: event.delta });
+        if (event.type !== "text_delta") return;
+        streamed = true;
+        await env.emit({ type: "answer_delta", delta: event.delta });
       },
     },
   );
@@ -56,7 +59,11 @@ export async function synthesize(
     await env.emit({ type: "answer_end", answer: text });
     return { answer: text, message };
   }
+  // As in the loop's synthesis: the deltas after the last answer_start add up to answer_end's
+  // answer, so what streamed before the failure is voided by a fresh start.
   const fallback = fallbackAnswer(outcomes, analysis);
+  if (streamed) await env.emit({ type: "answer_start" });
+  if (fallback !== "") await env.emit({ type: "answer_delta", delta: fallback });
   await env.emit({
     type: "answer_end",
     answer: fallback,

@@ -283,6 +283,10 @@ describe("plan mode", () => {
     expect(result.answer).toContain("not fully achieved");
     expect(result.answer).toContain("[b]");
     expect(ofType(events, "answer_end")[0]?.error).toContain("synthesis broke");
+    // The deltas after the last answer_start add up to the answer, as in the loop's synthesis.
+    const lastStart = events.map((event) => event.type).lastIndexOf("answer_start");
+    const deltas = ofType(events.slice(lastStart), "answer_delta").map((event) => event.delta);
+    expect(deltas.join("")).toBe(result.answer);
   });
 
   it("replans when the user speaks during the plan, taking the message into account", async () => {
