@@ -9,6 +9,15 @@ import type { ServerEvent } from "../src/types.js";
 
 const usage = { ...emptyUsage(), input: 10, cacheRead: 5, output: 7, totalTokens: 22 };
 
+const synthesisCall: ServerEvent = {
+  type: "model_call_start",
+  callId: "k1",
+  purpose: "synthesis",
+  model: "m",
+  provider: "p",
+  timestamp: 0,
+};
+
 const run: ServerEvent[] = [
   { type: "agent_start", runId: "r1", timestamp: 0 },
   { type: "phase", phase: "selecting_tools", detail: { totalTools: 14 } },
@@ -151,14 +160,7 @@ describe("Copilot event mapping", () => {
   it("gives every model call a turn pair and a synthesised answer its own message", () => {
     const mapper = new CopilotMapper("s1");
     const events: ServerEvent[] = [
-      {
-        type: "model_call_start",
-        callId: "k1",
-        purpose: "synthesis",
-        model: "m",
-        provider: "p",
-        timestamp: 0,
-      },
+      synthesisCall,
       { type: "answer_start" },
       { type: "answer_delta", delta: "Hi" },
       { type: "answer_end", answer: "Hi" },
@@ -455,14 +457,7 @@ describe("model retries and a voided answer in both mappings", () => {
 
   it("sends a retry as a Copilot session.warning, and the fallback as the final assistant.message", () => {
     const mapper = new CopilotMapper("s1");
-    mapper.map({
-      type: "model_call_start",
-      callId: "k1",
-      purpose: "synthesis",
-      model: "m",
-      provider: "p",
-      timestamp: 0,
-    });
+    mapper.map(synthesisCall);
     expect(mapper.map(retry)).toEqual([
       {
         type: "session.warning",
