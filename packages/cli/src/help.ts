@@ -90,6 +90,11 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
   --permission-timeout S   deny a permission question nobody answered after S seconds (default 300)
   --max-connections N      open connections at most, per port (default 256)
   --max-runs N             runs at once across sessions (default 4); more get 503 + Retry-After
+  --request-timeout S      HTTP: a request's headers and body must arrive within S seconds, else
+                           408 and the connection closes (default 30)
+  --headers-timeout S      HTTP: its request line and headers within S seconds (default 10)
+  --rpc-idle-timeout S     JSON-RPC port: close a connection that holds no session after S
+                           seconds with no bytes either way (default 300)
   --home DIR               where sessions and config.json live                 [TERN_HOME]
 Permission questions (--mode ask) go to the client: an SSE "permission" frame answered with
 POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionRequest.

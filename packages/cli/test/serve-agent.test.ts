@@ -2,7 +2,7 @@
 // processes, a scripted OpenAI-compatible model on loopback, plain HTTP (fetch) and the official
 // @github/copilot-sdk as clients. Permission questions over HTTP (answered, listed, replayed after
 // a reconnect, timed out), over JSON-RPC; the coding system prompt and tools; autopilot's
-// task_complete; answer synthesis; compaction.
+// task_complete; answer synthesis; compaction; a rate-limited model call's retry.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
@@ -173,6 +173,29 @@ describe("the agent of tern run", () => {
     ).all();
     expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "The file says alpha." } });
     expect(frames.filter((f) => f.event === "answer").map((f) => f.data.status)).toContain("delta");
+  });
+
+  it("says a rate-limited model call is retried: a retrying phase frame, then the answer", async () => {
+    const { base } = await served();
+    const id = await newSession(base);
+    model.pushExchange({
+      kind: "json",
+      status: 429,
+      headers: { "retry-after-ms": "20" },
+      body: { error: { message: "Rate limit reached", type: "rate_limit_error" } },
+    });
+    model.push({ text: "Fine." });
+    const frames = await sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "hi" })).all();
+    expect(frames.find((f) => f.event === "phase" && f.data.phase === "retrying")?.data).toMatchObject({
+      phase: "retrying",
+      purpose: "turn",
+      attempt: 2,
+      max_attempts: 4,
+      delay_ms: 20,
+      error_kind: "rate_limit",
+      status: 429,
+    });
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Fine." } });
   });
 
   it("compacts a conversation that outgrows the model's window: a compact frame", async () => {

@@ -191,20 +191,6 @@ describe("client mistakes are 4xx JSON errors", () => {
 });
 
 describe("limits", () => {
-  it("closes a connection whose headers never finish (the header timeout)", async () => {
-    const url = new URL(server.base);
-    const socket = connect(Number(url.port), url.hostname);
-    socket.on("error", () => {});
-    let reply = "";
-    socket.on("data", (chunk) => {
-      reply += chunk.toString();
-    });
-    socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
-    await new Promise((resolve) => socket.once("close", resolve));
-    expect(reply).toMatch(/^HTTP\/1\.1 408|^$/);
-    await healthy();
-  }, 60_000);
-
   it("keeps answering /healthz with its connection cap full of half-open requests", async () => {
     const sockets: Socket[] = [];
     const url = new URL(server.base);
@@ -244,6 +230,71 @@ describe("limits", () => {
       await post(`/api/sessions/${second.session.id}/messages`, { content: "hi" }),
     ).all();
     expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Second run." } });
+  });
+});
+
+describe("timeouts (short ones, set by flags)", () => {
+  let quick: Served;
+
+  beforeAll(async () => {
+    quick = await startServe([
+      ...["--port", "0", "--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+      ...["--home", home, "--cwd", work],
+      ...["--request-timeout", "2", "--headers-timeout", "1", "--rpc-idle-timeout", "1"],
+    ]);
+  });
+
+  /** Opens a raw socket to `port`, writes `bytes`, and resolves with what came back once the server closed it. */
+  async function stalled(port: number, bytes: string): Promise<{ reply: string; closed: Promise<string> }> {
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => {});
+    let reply = "";
+    socket.on("data", (chunk) => {
+      reply += chunk.toString();
+    });
+    const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(reply)));
+    await new Promise((resolve) => socket.once("connect", resolve));
+    if (bytes) socket.write(bytes);
+    return { reply, closed };
+  }
+
+  it("closes a connection whose headers never finish (--headers-timeout)", async () => {
+    const port = Number(new URL(quick.base).port);
+    const slow = await stalled(port, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
+    expect(await slow.closed).toMatch(/^HTTP\/1\.1 408|^$/);
+    expect((await fetch(`${quick.base}/healthz`)).status).toBe(200);
+  });
+
+  it("answers 408 and closes a connection whose body stalls (--request-timeout), /healthz answering meanwhile", async () => {
+    const port = Number(new URL(quick.base).port);
+    const head =
+      "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+      "Content-Length: 64\r\n\r\n{";
+    const slow = await stalled(port, head);
+    // Another client is served while the body is pending (or once it is cut off).
+    expect((await fetch(`${quick.base}/healthz`)).status).toBe(200);
+    expect(await slow.closed).toMatch(/^HTTP\/1\.1 408/);
+    expect((await fetch(`${quick.base}/healthz`)).status).toBe(200);
+  });
+
+  it("closes a JSON-RPC connection that stays quiet (--rpc-idle-timeout), and serves a new one", async () => {
+    const silent = await stalled(quick.rpcPort, "");
+    const halfFrame = await stalled(quick.rpcPort, "Content-Length: 64\r\n\r\n{");
+    expect(await silent.closed).toBe("");
+    expect(await halfFrame.closed).toBe("");
+    const ping = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }));
+    const fresh = connect(quick.rpcPort, "127.0.0.1");
+    const reply = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      fresh.on("error", reject);
+      fresh.on("data", (chunk) => {
+        text += chunk.toString();
+        if (text.includes('"pong"')) resolve(text);
+      });
+      fresh.write(Buffer.concat([Buffer.from(`Content-Length: ${ping.length}\r\n\r\n`), ping]));
+    });
+    fresh.destroy();
+    expect(reply).toContain('"pong"');
   });
 });
 
@@ -338,6 +389,16 @@ describe("start-up", () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/127\.evil\.example \(not loopback\) requires a token/);
+  });
+
+  it("refuses a header timeout longer than the request timeout, and a timeout that is not a number", async () => {
+    const base = ["serve", "--port", "0", "--base-url", model.baseUrl, "--home", home];
+    const longer = await runTern([...base, "--request-timeout", "5", "--headers-timeout", "20"]);
+    expect(longer.code).toBe(2);
+    expect(longer.stderr).toContain("--headers-timeout (20) must not exceed --request-timeout (5)");
+    const bad = await runTern([...base, "--rpc-idle-timeout", "soon"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--rpc-idle-timeout");
   });
 });
 

@@ -22,6 +22,12 @@ export interface ServeOptions {
   allowOrigins?: readonly string[];
   /** Open connections at most, for each TCP listener (HTTP, JSON-RPC). */
   maxConnections?: number;
+  /** HTTP: the whole request (headers and body) within this (see startServer). */
+  requestTimeoutMs?: number;
+  /** HTTP: the request line and headers within this. */
+  headersTimeoutMs?: number;
+  /** JSON-RPC over TCP: close a connection without a session after this long quiet. */
+  rpcIdleTimeoutMs?: number;
   /** HTTP: a built web page to serve at `/` (see startServer). */
   webRoot?: string;
   /** Called once when a stdio client shuts the server down or its stdin ends. */
@@ -59,12 +65,15 @@ export async function serve(options: ServeOptions): Promise<Served> {
         ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
         ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
         ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+        ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+        ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
       });
     if (options.rpcPort !== undefined)
       served.rpc = await serveJsonRpc({
         ...shared,
         port: options.rpcPort,
         ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+        ...(options.rpcIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.rpcIdleTimeoutMs } : {}),
       });
     if (options.stdio)
       served.stdio = await serveJsonRpc({

@@ -9,6 +9,15 @@ import type { ServerEvent } from "../src/types.js";
 
 const usage = { ...emptyUsage(), input: 10, cacheRead: 5, output: 7, totalTokens: 22 };
 
+const synthesisCall: ServerEvent = {
+  type: "model_call_start",
+  callId: "k1",
+  purpose: "synthesis",
+  model: "m",
+  provider: "p",
+  timestamp: 0,
+};
+
 const run: ServerEvent[] = [
   { type: "agent_start", runId: "r1", timestamp: 0 },
   { type: "phase", phase: "selecting_tools", detail: { totalTools: 14 } },
@@ -151,14 +160,7 @@ describe("Copilot event mapping", () => {
   it("gives every model call a turn pair and a synthesised answer its own message", () => {
     const mapper = new CopilotMapper("s1");
     const events: ServerEvent[] = [
-      {
-        type: "model_call_start",
-        callId: "k1",
-        purpose: "synthesis",
-        model: "m",
-        provider: "p",
-        timestamp: 0,
-      },
+      synthesisCall,
       { type: "answer_start" },
       { type: "answer_delta", delta: "Hi" },
       { type: "answer_end", answer: "Hi" },
@@ -384,5 +386,99 @@ describe("plan mode in both mappings", () => {
     expect(bodies[5]?.data).toMatchObject({ toolCallId: "t1", parentToolCallId: "plan-1-a" });
     expect(bodies[6]?.data).toMatchObject({ toolCallId: "plan-1-a", error: "boom", durationMs: 12 });
     expect(bodies.at(-1)?.data).toMatchObject({ content: "Not achieved." });
+  });
+});
+
+describe("model retries and a voided answer in both mappings", () => {
+  const retry: ServerEvent = {
+    type: "model_retry",
+    callId: "k1",
+    purpose: "turn",
+    model: "m",
+    provider: "p",
+    attempt: 2,
+    maxAttempts: 4,
+    delayMs: 1500,
+    errorKind: "rate_limit",
+    errorMessage: "slow down",
+    status: 429,
+  };
+  // A failed synthesis: what streamed is void, then the loop's own reply follows whole.
+  const voided: ServerEvent[] = [
+    { type: "answer_start" },
+    { type: "answer_delta", delta: "Half an ans" },
+    { type: "error", source: "policy", message: "Answer synthesis failed: cut off" },
+    { type: "answer_start" },
+    { type: "answer_delta", delta: "The loop's reply." },
+    { type: "answer_end", answer: "The loop's reply.", error: "Answer synthesis failed: cut off" },
+  ];
+
+  it("sends a retry as a FIM retrying phase, and restarts the answer after a failed synthesis", () => {
+    const mapper = new FimMapper();
+    expect(mapper.map(retry)).toEqual([
+      {
+        event: "phase",
+        data: {
+          phase: "retrying",
+          purpose: "turn",
+          attempt: 2,
+          max_attempts: 4,
+          delay_ms: 1500,
+          error_kind: "rate_limit",
+          error_message: "slow down",
+          status: 429,
+        },
+      },
+    ]);
+    expect(voided.flatMap((event) => mapper.map(event)).filter((f) => f.event === "answer")).toEqual([
+      { event: "answer", data: { status: "start" } },
+      { event: "answer", data: { status: "delta", content: "Half an ans" } },
+      { event: "answer", data: { status: "start" } },
+      { event: "answer", data: { status: "delta", content: "The loop's reply." } },
+      { event: "answer", data: { status: "done", error: "Answer synthesis failed: cut off" } },
+    ]);
+  });
+
+  it("restarts the FIM answer when it ends on a fallback its deltas do not add up to (a plan's synthesis)", () => {
+    const mapper = new FimMapper();
+    const frames = [
+      { type: "answer_start" },
+      { type: "answer_delta", delta: "Half" },
+      { type: "answer_end", answer: "Step a found 3 files.", error: "the synthesis was empty" },
+    ].flatMap((event) => mapper.map(event as ServerEvent));
+    expect(frames.filter((f) => f.event === "answer").map((f) => f.data)).toEqual([
+      { status: "start" },
+      { status: "delta", content: "Half" },
+      { status: "start" },
+      { status: "delta", content: "Step a found 3 files." },
+      { status: "done", error: "the synthesis was empty" },
+    ]);
+  });
+
+  it("sends a retry as a Copilot session.warning, and the fallback as the final assistant.message", () => {
+    const mapper = new CopilotMapper("s1");
+    mapper.map(synthesisCall);
+    expect(mapper.map(retry)).toEqual([
+      {
+        type: "session.warning",
+        data: {
+          warningType: "model_retry",
+          message: "Model call failed (429 rate_limit: slow down); retrying in 1.5 s, attempt 2 of 4",
+        },
+      },
+    ]);
+    const events = voided.flatMap((event) => mapper.map(event));
+    const messages = events.filter((e) => e.type === "assistant.message");
+    expect(messages).toEqual([
+      {
+        type: "assistant.message",
+        data: { messageId: "k1-answer-2", content: "The loop's reply.", toolRequests: [] },
+      },
+    ]);
+    const deltas = events.filter((e) => e.type === "assistant.message_delta").map((e) => e.data);
+    expect(deltas).toEqual([
+      { messageId: "k1-answer-1", deltaContent: "Half an ans" },
+      { messageId: "k1-answer-2", deltaContent: "The loop's reply." },
+    ]);
   });
 });

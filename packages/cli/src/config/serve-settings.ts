@@ -13,6 +13,12 @@ const DEFAULT_PORT = 7878;
 export const DEFAULT_PERMISSION_TIMEOUT_S = 300;
 const DEFAULT_MAX_CONNECTIONS = 256;
 const DEFAULT_MAX_RUNS = 4;
+/** HTTP: the whole request (headers and body) must arrive within this many seconds. */
+const DEFAULT_REQUEST_TIMEOUT_S = 30;
+/** HTTP: the request line and headers within this (never more than the request timeout). */
+const DEFAULT_HEADERS_TIMEOUT_S = 10;
+/** JSON-RPC over TCP: a connection without a session that stays quiet this long is closed. */
+const DEFAULT_RPC_IDLE_TIMEOUT_S = 300;
 
 const { session: _resumeIsNotServed, ...SERVED_AGENT_OPTIONS } = AGENT_OPTIONS;
 
@@ -30,6 +36,9 @@ export const SERVE_OPTIONS: OptionSpecs = {
   "permission-timeout": { type: "string" },
   "max-connections": { type: "string" },
   "max-runs": { type: "string" },
+  "request-timeout": { type: "string" },
+  "headers-timeout": { type: "string" },
+  "rpc-idle-timeout": { type: "string" },
   // What the official Copilot SDK passes when it starts "the CLI" itself: with --headless,
   // --port is the JSON-RPC port (default: any free one) and the rest is ignored.
   headless: { type: "boolean" },
@@ -58,6 +67,9 @@ export interface ServeSettings {
   permissionTimeoutMs: number;
   maxConnections: number;
   maxRuns: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  rpcIdleTimeoutMs: number;
 }
 
 export function resolveServeSettings(
@@ -87,6 +99,10 @@ export function resolveServeSettings(
       positiveInteger("--max-connections", stringOption(values, "max-connections")) ??
       DEFAULT_MAX_CONNECTIONS,
     maxRuns: positiveInteger("--max-runs", stringOption(values, "max-runs")) ?? DEFAULT_MAX_RUNS,
+    ...requestTimeouts(values),
+    rpcIdleTimeoutMs:
+      (positiveInteger("--rpc-idle-timeout", stringOption(values, "rpc-idle-timeout")) ??
+        DEFAULT_RPC_IDLE_TIMEOUT_S) * 1000,
   };
   if (port !== undefined) settings.port = port;
   if (rpcPort !== undefined) settings.rpcPort = rpcPort;
@@ -104,6 +120,20 @@ export function resolveServeSettings(
   const home = stringOption(values, "home");
   if (home !== undefined) settings.home = resolve(cwd, home);
   return settings;
+}
+
+/** --request-timeout and --headers-timeout; the headers' must fit in the request's. */
+function requestTimeouts(values: OptionValues): { requestTimeoutMs: number; headersTimeoutMs: number } {
+  const request =
+    positiveInteger("--request-timeout", stringOption(values, "request-timeout")) ??
+    DEFAULT_REQUEST_TIMEOUT_S;
+  const headersFlag = positiveInteger("--headers-timeout", stringOption(values, "headers-timeout"));
+  if (headersFlag !== undefined && headersFlag > request)
+    throw new UsageError(
+      `--headers-timeout (${headersFlag}) must not exceed --request-timeout (${request}): the headers are part of the request`,
+    );
+  const headers = headersFlag ?? Math.min(DEFAULT_HEADERS_TIMEOUT_S, request);
+  return { requestTimeoutMs: request * 1000, headersTimeoutMs: headers * 1000 };
 }
 
 export function portNumber(text: string, flag: string): number {

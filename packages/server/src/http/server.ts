@@ -13,11 +13,11 @@ import { RequestGuard } from "./guard.js";
 import { handle } from "./routes.js";
 import { StaticSite } from "./static.js";
 
-/** The request line and headers must arrive within this. */
+/** The request line and headers must arrive within this (by default). */
 const HEADERS_TIMEOUT_MS = 10_000;
 /** The whole request (headers and body; a stream's response is not counted) within this. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** How often Node checks those two timeouts. */
+/** How often Node checks those two timeouts, at most (shorter timeouts are checked as often). */
 const TIMEOUT_CHECK_MS = 1_000;
 const DEFAULT_MAX_CONNECTIONS = 1024;
 const BUSY_BODY = JSON.stringify({
@@ -42,6 +42,10 @@ export interface HttpServerOptions {
   sseRetryMs?: number;
   /** Origins (scheme://host[:port]) whose pages may call the API. Default none. */
   allowOrigins?: readonly string[];
+  /** The whole request (headers and body) must arrive within this; else 408 and close. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** The request line and headers within this (at most requestTimeoutMs). Default 10 s. */
+  headersTimeoutMs?: number;
   /** Open connections at most (see above). Default 1024. */
   maxConnections?: number;
   /** Where server faults are logged. Default stderr. */
@@ -68,11 +72,14 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
   const guard = new RequestGuard({ host, allowOrigins: options.allowOrigins ?? [] });
   const log = options.log ?? ((text: string) => process.stderr.write(`tern serve: ${text}\n`));
   const site = options.webRoot !== undefined ? new StaticSite(options.webRoot) : undefined;
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node refuses a header timeout longer than the request's.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout);
   const server: Server = createServer(
     {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout),
     },
     (req, res) => {
       open.add(res);

@@ -9,7 +9,13 @@
 //   user message_end          -> user.message (prompts, steering, follow-ups); policy injections
 //                                (reflection, nudges, ...) -> system.message instead
 //   tool_execution_*          -> tool.execution_start / partial_result (ephemeral) / complete
-//   answer_delta / answer_end -> assistant.message_delta / assistant.message (synthesised answers)
+//   answer_delta / answer_end -> assistant.message_delta / assistant.message (synthesised answers;
+//                                each answer_start opens a new messageId, so after a failed
+//                                synthesis the void deltas' message never completes and the final
+//                                assistant.message carries the fallback answer)
+//   model_retry               -> session.warning {warningType:"model_retry"}: Copilot has no
+//                                retry event; a warning is what its timelines show for a hiccup
+//                                that does not end the turn (session.error would read as fatal)
 //   compaction_start/end      -> session.compaction_start / session.compaction_complete
 //   task_complete             -> session.task_complete
 //   agent_end                 -> session.error (failed run) / abort (aborted run)
@@ -159,6 +165,8 @@ export class CopilotMapper {
         ];
       case "error":
         return [body("session.warning", { warningType: event.source, message: event.message })];
+      case "model_retry":
+        return [body("session.warning", { warningType: "model_retry", message: retryMessage(event) })];
       case "agent_end":
         return this.runEnd(event);
       default:
@@ -412,6 +420,13 @@ function stepAgent(round: number, stepId: string) {
     agentName: `step:${stepId}`,
     agentDisplayName: `Step ${stepId}`,
   };
+}
+
+/** "Model call failed (429 rate_limit: slow down); retrying in 1.5 s, attempt 2 of 4". */
+function retryMessage(event: Of<"model_retry">): string {
+  const cause = `${event.status !== undefined ? `${event.status} ` : ""}${event.errorKind}: ${event.errorMessage}`;
+  const wait = `${Math.round(event.delayMs / 100) / 10} s`;
+  return `Model call failed (${cause}); retrying in ${wait}, attempt ${event.attempt} of ${event.maxAttempts}`;
 }
 
 function body(type: string, data: Record<string, unknown>): CopilotEventBody {

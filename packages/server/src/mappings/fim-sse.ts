@@ -3,11 +3,16 @@
 //           {type:"iteration", status:"start"|"done", iteration, tool_call_id, tool_name, tool_args,
 //            reasoning, observation?, error?, iter_elapsed?} (one per tool call)
 //           {type:"answer", status:"start"}
-//   answer  {status:"start"} {status:"delta", content} {status:"done"}
+//   answer  {status:"start"} {status:"delta", content} {status:"done", error?}
+//           A second {status:"start"} restarts the answer: the deltas before it are void (a
+//           failed synthesis falls back to the loop's own text). The deltas after the last start
+//           always add up to the answer; `error` on done says why the fallback was used.
 //   text    {delta}  the model's text as it streams (live only, never replayed: until the turn
 //           ends nobody knows whether it is the answer or the words before a tool call)
 //   compact {original_messages, kept_messages}
 //   phase   {phase, ...detail in snake_case}                 (e.g. selecting_tools, total_tools)
+//           {phase:"retrying", purpose, attempt, max_attempts, delay_ms, error_kind, error_message,
+//            status?}  a model call failed transiently; attempt `attempt` follows after delay_ms
 //           plan mode: {phase:"planning", round}
 //                      {phase:"executing", round, steps:[{id, task, dependencies, tool_hint, model_hint}]}
 //                      {phase:"analyzing", round, achieved, confidence, reasoning, final_answer,
@@ -76,6 +81,8 @@ export class FimMapper {
   private reasoning = "";
   private answerStepSent = false;
   private answerStreamed = false;
+  /** What the answer deltas since the last start add up to. */
+  private answerSoFar = "";
   private readonly toolArgs = new Map<string, Record<string, unknown>>();
   /** The current round's step results, for the analyzing frame. */
   private readonly stepResults = new Map<string, Record<string, unknown>>();
@@ -108,6 +115,8 @@ export class FimMapper {
         return [this.toolEnd(event)];
       case "phase":
         return [{ event: "phase", data: { phase: event.phase, ...snakeCase(event.detail ?? {}) } }];
+      case "model_retry":
+        return [{ event: "phase", data: retrying(event) }];
       case "plan_start":
         this.planRun = true;
         this.stepResults.clear();
@@ -177,11 +186,13 @@ export class FimMapper {
         ];
       case "answer_start":
         this.answerStreamed = true;
+        this.answerSoFar = "";
         return [...this.answerStep(), answer({ status: "start" })];
       case "answer_delta":
+        this.answerSoFar += event.delta;
         return [answer({ status: "delta", content: event.delta })];
       case "answer_end":
-        return [answer({ status: "done" })];
+        return this.answerEnd(event);
       case "agent_end":
         return this.runEnd(event);
       case "run_failed":
@@ -201,6 +212,7 @@ export class FimMapper {
     this.reasoning = "";
     this.answerStepSent = false;
     this.answerStreamed = false;
+    this.answerSoFar = "";
     this.toolArgs.clear();
     this.stepResults.clear();
     this.planRun = false;
@@ -267,6 +279,21 @@ export class FimMapper {
     return [step({ type: "answer", status: "start" })];
   }
 
+  /**
+   * The answer's end. When the deltas since the last start are not the answer (a plan's failed
+   * synthesis ends with its fallback and no fresh start), the answer is restarted with it whole.
+   */
+  private answerEnd(event: Of<"answer_end">): SseFrame[] {
+    const frames: SseFrame[] = [];
+    if (this.answerSoFar !== event.answer) {
+      frames.push(answer({ status: "start" }));
+      if (event.answer !== "") frames.push(answer({ status: "delta", content: event.answer }));
+      this.answerSoFar = event.answer;
+    }
+    frames.push(answer({ status: "done", ...(event.error !== undefined ? { error: event.error } : {}) }));
+    return frames;
+  }
+
   private runEnd(event: Of<"agent_end">): SseFrame[] {
     const frames: SseFrame[] = [];
     if (!this.answerStreamed && event.answer !== "") {
@@ -288,6 +315,19 @@ export class FimMapper {
     frames.push({ event: "done", data: done });
     return frames;
   }
+}
+
+function retrying(event: Of<"model_retry">): Record<string, unknown> {
+  return {
+    phase: "retrying",
+    purpose: event.purpose,
+    attempt: event.attempt,
+    max_attempts: event.maxAttempts,
+    delay_ms: event.delayMs,
+    error_kind: event.errorKind,
+    error_message: event.errorMessage,
+    ...(event.status !== undefined ? { status: event.status } : {}),
+  };
 }
 
 function step(data: Record<string, unknown>): SseFrame {

@@ -131,6 +131,11 @@ export class CopilotConnection {
     };
   };
 
+  /** Sessions this connection has open (one that holds any is not idle, however quiet). */
+  get openSessions(): number {
+    return this.links.size;
+  }
+
   /** The connection closed: detach its clients; idle sessions close, running ones when they finish. */
   closeAll(): void {
     for (const link of this.links.values()) {

@@ -1,6 +1,8 @@
 // JSON-RPC over stdio (one connection: this process's stdin/stdout, or any stream pair) or over
 // TCP (a connection per socket). Loopback by default; another host needs a token, which clients
-// send in `connect` (the Copilot SDK's connectionToken).
+// send in `connect` (the Copilot SDK's connectionToken). A TCP connection that moves no bytes
+// either way for the idle timeout while it holds no session (one that sent nothing, or half a
+// frame, and stopped) is closed, so quiet sockets cannot keep the connection cap full.
 
 import { createServer, type Server, type Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
@@ -11,6 +13,7 @@ import { CopilotConnection } from "./copilot-methods.js";
 import { JsonRpcPeer } from "./peer.js";
 
 const DEFAULT_MAX_CONNECTIONS = 256;
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 export interface JsonRpcServeOptions {
   engine: Engine | EngineOptions;
@@ -23,6 +26,8 @@ export interface JsonRpcServeOptions {
   token?: string;
   /** TCP: open connections at most; one more is closed at once. Default 256. */
   maxConnections?: number;
+  /** TCP: close a connection without a session after this long with no bytes either way. Default 5 min. */
+  idleTimeoutMs?: number;
   /** A client called runtime.shutdown, or the stdio connection ended. */
   onShutdown?: () => void;
 }
@@ -43,11 +48,20 @@ export function serveConnection(
   output: Writable,
   options: { token?: string; onShutdown?: () => void } = {},
 ): JsonRpcPeer {
+  return connectionOn(engine, input, output, options).peer;
+}
+
+function connectionOn(
+  engine: Engine,
+  input: Readable,
+  output: Writable,
+  options: { token?: string; onShutdown?: () => void },
+): { peer: JsonRpcPeer; connection: CopilotConnection } {
   let connection: CopilotConnection | undefined;
   const peer = new JsonRpcPeer(input, output, (method) => connection?.handler(method));
   connection = new CopilotConnection(engine, peer, options);
   peer.onClose(() => connection?.closeAll());
-  return peer;
+  return { peer, connection };
 }
 
 export async function serveJsonRpc(options: JsonRpcServeOptions): Promise<JsonRpcServer> {
@@ -77,6 +91,7 @@ export async function serveJsonRpc(options: JsonRpcServeOptions): Promise<JsonRp
   checkBind(host, options.token, "tern serve --rpc-port");
   const sockets = new Set<Socket>();
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const server: Server = createServer((socket) => {
     // JSON-RPC connections are long-lived sessions: at the cap, the newcomer is the one refused.
     if (sockets.size >= maxConnections) {
@@ -88,7 +103,11 @@ export async function serveJsonRpc(options: JsonRpcServeOptions): Promise<JsonRp
     socket.setNoDelay(true);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
-    serveConnection(engine, socket, socket, connectionOptions);
+    const { connection } = connectionOn(engine, socket, socket, connectionOptions);
+    // Node re-arms the timer on the next byte, so a session's end restarts the count.
+    socket.setTimeout(idleTimeoutMs, () => {
+      if (connection.openSessions === 0) socket.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -50,6 +50,8 @@ export async function scriptedOpenAi(replies: ScriptedReply[] = [], delayMs = 0)
     baseUrl: `${server.baseUrl}/v1`,
     requests: server.requests,
     push: (...more: ScriptedReply[]) => server.push(...more.map(toExchange)),
+    /** Raw exchanges (an error status, a Retry-After header) in the same queue. */
+    pushExchange: (...more: Exchange[]) => server.push(...more),
     close: server.close,
   };
 }
