@@ -128,7 +128,8 @@ describe("crash safety", () => {
           // write(), but Linux stops a write to a regular file between pages when SIGKILL arrives,
           // so a line crossing a page boundary can be cut. That line was never acknowledged.
           const loaded = await store.load(id);
-          for (const warning of loaded.warnings) expect(warning.message).toMatch(/partial last line .*skipped/);
+          for (const warning of loaded.warnings)
+            expect(warning.message).toMatch(/partial last line .*skipped/);
           const written = new Set(loaded.entries().map((entry) => entry.id));
           for (const entryId of log.messages.get(id)!) {
             expect(written.has(entryId)).toBe(true);
