@@ -76,7 +76,7 @@ describe("plan mode in the web page", () => {
       expect(await page.locator(".plan-title").textContent()).toBe("Plan, round 1: 4 steps in 3 levels");
       expect(await steps(page).count()).toBe(4);
       const column = (id: string) =>
-        page.locator(`[data-step="${id}"]`).evaluate((node) => getComputedStyle(node).gridColumnStart);
+        page.evaluate(`getComputedStyle(document.querySelector('[data-step="${id}"]')).gridColumnStart`);
       expect([await column("a"), await column("b"), await column("c"), await column("d")]).toEqual([
         "1",
         "2",
