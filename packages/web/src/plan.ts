@@ -4,6 +4,7 @@
 // frames that carry `step_id` (a step's tool calls, kept under that step instead of the turn).
 // turns.ts calls foldPlanFrame; once-only folding by frame id stays there.
 
+import { type Data, num, str } from "./data.js";
 import { type ToolCard, updateTool } from "./tool-cards.js";
 
 export type StepStatus = "pending" | "running" | "done" | "failed" | "skipped" | "aborted";
@@ -28,10 +29,6 @@ export interface PlanItem {
 }
 
 const STATUSES = new Set<string>(["pending", "running", "done", "failed", "skipped", "aborted"]);
-
-type Data = Record<string, unknown>;
-const str = (value: unknown) => (typeof value === "string" ? value : "");
-const num = (value: unknown) => (typeof value === "number" ? value : 0);
 
 /** Each step's depth: columns of the graph, so steps that can run together stand together. */
 export function levels(

@@ -2,6 +2,8 @@
 // a running card, its "done" (matched by tool_call_id, so parallel calls of one tool stay apart)
 // settles it. Used for the main turn's tools and for each plan step's own tools.
 
+import { type Data, num, str } from "./data.js";
+
 export type ToolStatus = "running" | "done" | "error";
 
 export interface ToolCard {
@@ -14,10 +16,6 @@ export interface ToolCard {
   seconds?: number;
   started?: number;
 }
-
-type Data = Record<string, unknown>;
-const str = (value: unknown) => (typeof value === "string" ? value : "");
-const num = (value: unknown) => (typeof value === "number" ? value : 0);
 
 /** Folds one iteration frame into `cards` (in place: callers pass their own copy). */
 export function updateTool(cards: ({ kind: string } | ToolCard)[], d: Data, now: number): void {

@@ -5,6 +5,7 @@
 // overlaps never shows anything twice. A plan run's rounds, steps and their tool calls are folded
 // by plan.ts into plan items.
 
+import { type Data, num, str } from "./data.js";
 import { analysisNote, foldStepFrame, type PlanItem, planOf, replanNote } from "./plan.js";
 import { type ToolCard, updateTool } from "./tool-cards.js";
 
@@ -72,10 +73,6 @@ export function frameAfter(id: string, last: string | undefined): boolean {
 export function newRun(key: string, userText?: string): Turn {
   return { key, items: userText ? [{ kind: "user", text: userText }] : [], questions: [], done: false };
 }
-
-type Data = Record<string, unknown>;
-const str = (value: unknown) => (typeof value === "string" ? value : "");
-const num = (value: unknown) => (typeof value === "number" ? value : 0);
 
 /** The turn with one more frame folded in (the same object when the frame was already seen). */
 export function applyFrame(

@@ -43,6 +43,18 @@ const DIAMOND = [
   },
 ];
 
+/** The diamond run: a lists files (one tool call, then `aText` slowly), b, c, d, the analysis, `answer`. */
+const diamondRun = (aText: string, answer: string) => [
+  plan(DIAMOND),
+  toolReply([{ name: "ls", args: {} }]),
+  textReply(aText, SLOW),
+  textReply("Sources summarised."),
+  textReply("Tests summarised."),
+  textReply("Overview written."),
+  analysis(true, 0.95, "all four steps done"),
+  textReply(answer),
+];
+
 /** The steps of the page's plan graphs, as list items named "Step <id>: <task> — <status>". */
 const steps = (page: Page) =>
   page.getByRole("list", { name: /^Plan, round \d+ steps$/ }).getByRole("listitem");
@@ -55,14 +67,7 @@ describe("plan mode in the web page", () => {
     async () => {
       const { base } = await servePage(model);
       model.push(
-        plan(DIAMOND),
-        toolReply([{ name: "ls", args: {} }]),
-        textReply("Files: a.txt and b.txt, listed one by one. ".repeat(6), SLOW),
-        textReply("Sources summarised."),
-        textReply("Tests summarised."),
-        textReply("Overview written."),
-        analysis(true, 0.95, "all four steps done"),
-        textReply("The **overview** is ready."),
+        ...diamondRun("Files: a.txt and b.txt, listed one by one. ".repeat(6), "The **overview** is ready."),
       );
       const { page, errors } = await newPage();
       await openNew(page, base, "diamond", "plan");
@@ -160,16 +165,7 @@ describe("plan mode in the web page", () => {
     "reloaded mid-plan, shows the plan and each step exactly once",
     async () => {
       const { base } = await servePage(model);
-      model.push(
-        plan(DIAMOND),
-        toolReply([{ name: "ls", args: {} }]),
-        textReply("Files listed, slowly. ".repeat(20), SLOW),
-        textReply("Sources summarised."),
-        textReply("Tests summarised."),
-        textReply("Overview written."),
-        analysis(true, 0.95, "done"),
-        textReply("Overview ready."),
-      );
+      model.push(...diamondRun("Files listed, slowly. ".repeat(20), "Overview ready."));
       const { page, errors } = await newPage();
       await openNew(page, base, "reloaded", "plan");
       await send(page, "give me an overview");
