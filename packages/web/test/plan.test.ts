@@ -38,7 +38,7 @@ const DIAMOND = [
   { id: "c", task: "Summarise the tests found in step a", dependencies: ["a"] },
   {
     id: "d",
-    task: "Write the overview from the two summaries, sources first, then tests, in plain words",
+    task: "Write the overview from the two summaries, sources first, then tests, in plain words a newcomer follows",
     dependencies: ["b", "c"],
   },
 ];
@@ -100,6 +100,8 @@ describe("plan mode in the web page", () => {
         );
       const d = step(page, "d", "done");
       expect(await d.locator(".step-task").getAttribute("title")).toBe(DIAMOND[3]!.task);
+      expect(await d.locator(".step-task").textContent()).toMatch(/…$/);
+      expect(await d.locator("details > p").textContent()).toBe(DIAMOND[3]!.task);
       // a's tool call sits under a, collapsed, and not in the turn's own list.
       const a = step(page, "a", "done");
       expect(await a.locator("details.step-tools > summary").textContent()).toBe("1 tool call");
