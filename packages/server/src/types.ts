@@ -196,6 +196,8 @@ export interface SessionInfo {
   live: boolean;
   running: boolean;
   model?: string;
+  /** The strategy the client chose when it created the session (open sessions only). */
+  strategy?: string;
 }
 
 /** A failure a protocol reports to its client (HTTP status, JSON-RPC error). */

@@ -1,5 +1,5 @@
 // Plan mode over HTTP + SSE: a session created with `strategy: "plan"` streams FIM One's phase and
-// step_progress frames; an unknown strategy is the client's error.
+// step_progress frames and is listed with its strategy; an unknown strategy is the client's error.
 import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, startServer } from "../src/http/server.js";
@@ -32,6 +32,10 @@ describe("plan mode over HTTP", () => {
     });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as { session: { id: string } }).session.id;
+    const listed = (await (await fetch(`${server.url}/api/sessions`)).json()) as {
+      sessions: { id: string; strategy?: string }[];
+    };
+    expect(listed.sessions.find((s) => s.id === id)?.strategy).toBe("plan");
     const frames = await postMessage(server.url, id, "What is it?");
     const outline = frames.map((f) =>
       f.event === "phase"

@@ -63,6 +63,8 @@ export interface SessionInfo {
   updated: string;
   running: boolean;
   model?: string;
+  /** The strategy chosen at creation (loop, plan, auto), when the server lists it. */
+  strategy?: string;
 }
 
 export interface ModelInfo {

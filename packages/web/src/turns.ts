@@ -2,30 +2,35 @@
 // message, reasoning, tool cards, notes, the answer, the footer). Turns come from two places:
 // stored messages (history) and a run's SSE frames (live or replayed). applyFrame folds one frame
 // into a turn and skips any frame at or before the last one it saw, so a reconnection that
-// overlaps never shows anything twice.
+// overlaps never shows anything twice. A plan run's rounds, steps and their tool calls are folded
+// by plan.ts into plan items.
+
+import { type Data, num, str } from "./data.js";
+import { analysisNote, foldStepFrame, type PlanItem, planOf, replanNote } from "./plan.js";
+import { type ToolCard, updateTool } from "./tool-cards.js";
 
 export type Item =
   | { kind: "user"; text: string }
   | { kind: "reasoning"; text: string }
-  | {
-      kind: "tool";
-      id: string;
-      name: string;
-      args: Record<string, unknown>;
-      status: ToolStatus;
-      output?: string;
-      seconds?: number;
-      started?: number;
-    }
+  | ToolCard
   | { kind: "note"; label: string; text: string }
   | { kind: "compact"; before: number; after: number }
   | { kind: "answer"; text: string; done: boolean }
   /** The model's text as it streams, before anyone knows whether it is the answer. */
   | { kind: "draft"; text: string }
-  | { kind: "footer"; iterations: number; tokens: number; cost: number; elapsed: number; stop: string }
-  | { kind: "error"; text: string };
-
-export type ToolStatus = "running" | "done" | "error";
+  | {
+      kind: "footer";
+      /** Loop turns, or in a plan run the steps run. */
+      iterations: number;
+      plan: boolean;
+      tokens: number;
+      cost: number;
+      elapsed: number;
+      stop: string;
+    }
+  | { kind: "error"; text: string }
+  /** One round of a plan run: its steps as a graph (plan.ts). */
+  | PlanItem;
 
 export interface Question {
   id: string;
@@ -69,10 +74,6 @@ export function newRun(key: string, userText?: string): Turn {
   return { key, items: userText ? [{ kind: "user", text: userText }] : [], questions: [], done: false };
 }
 
-type Data = Record<string, unknown>;
-const str = (value: unknown) => (typeof value === "string" ? value : "");
-const num = (value: unknown) => (typeof value === "number" ? value : 0);
-
 /** The turn with one more frame folded in (the same object when the frame was already seen). */
 export function applyFrame(
   turn: Turn,
@@ -99,7 +100,17 @@ export function applyFrame(
     case "step":
       if (d.type === "thinking" && d.status === "done" && str(d.reasoning).trim())
         items.push({ kind: "reasoning", text: str(d.reasoning) });
-      if (d.type === "iteration") updateTool(items, d, now);
+      // A plan step's tool call goes under its step (or, if no plan has that step, the turn).
+      if (d.type === "iteration" && !(d.step_id && foldStepFrame(items, "step", d, now)))
+        updateTool(items, d, now);
+      break;
+    case "phase":
+      if (d.phase === "executing") items.push(planOf(d));
+      else if (d.phase === "analyzing") items.push({ kind: "note", ...analysisNote(d) });
+      else if (d.phase === "replanning") items.push({ kind: "note", ...replanNote(d) });
+      break;
+    case "step_progress":
+      foldStepFrame(items, "step_progress", d, now);
       break;
     case "answer":
       if (d.status === "start") items.push({ kind: "answer", text: "", done: false });
@@ -138,6 +149,7 @@ export function applyFrame(
       items.push({
         kind: "footer",
         iterations: num(d.iterations),
+        plan: items.some((item) => item.kind === "plan"),
         tokens: num(usage.total_tokens),
         cost: num(usage.cost),
         elapsed: num(d.elapsed),
@@ -159,29 +171,6 @@ export function questionOf(d: Data): Question {
     args: d.args,
     options: Array.isArray(d.options) ? (d.options as Question["options"]) : [],
   };
-}
-
-function updateTool(items: Item[], d: Data, now: number): void {
-  const id = str(d.tool_call_id) || `${str(d.tool_name)}:${JSON.stringify(d.tool_args)}`;
-  const index = items.findIndex((item) => item.kind === "tool" && item.id === id);
-  const args = (d.tool_args ?? {}) as Record<string, unknown>;
-  if (d.status === "start") {
-    if (index < 0)
-      items.push({ kind: "tool", id, name: str(d.tool_name), args, status: "running", started: now });
-    return;
-  }
-  const failed = d.error !== null && d.error !== undefined;
-  const card = {
-    kind: "tool" as const,
-    id,
-    name: str(d.tool_name),
-    args,
-    status: (failed ? "error" : "done") as ToolStatus,
-    output: failed ? str(d.error) : str(d.observation),
-    seconds: num(d.iter_elapsed),
-  };
-  if (index < 0) items.push(card);
-  else items[index] = card;
 }
 
 function lastIndex(items: Item[], kind: Item["kind"]): number {
@@ -218,7 +207,7 @@ export function messageText(content: Message["content"]): string {
 export function historyTurns(messages: readonly Message[]): Turn[] {
   const turns: Turn[] = [];
   let current: Turn | undefined;
-  const cards = new Map<string, Extract<Item, { kind: "tool" }>>();
+  const cards = new Map<string, ToolCard>();
   for (const [index, message] of messages.entries()) {
     if (message.role === "user" || !current) {
       current = { key: `h${index}`, items: [], questions: [], done: true };
@@ -241,7 +230,7 @@ export function historyTurns(messages: readonly Message[]): Turn[] {
           );
         }
         if (part.type === "toolCall") {
-          const card: Extract<Item, { kind: "tool" }> = {
+          const card: ToolCard = {
             kind: "tool",
             id: part.id ?? String(index),
             name: part.name ?? "",

@@ -15,9 +15,9 @@ import {
   toolReply,
   wireMessages,
 } from "../../cli/test/support/openai-script.js";
-import { startServe } from "../../cli/test/support/serve.js";
 import { removeLater, spawnTern, tempDir, ternEnv } from "../../cli/test/support/tern.js";
 import { newPage, screenshot } from "./support/browser.js";
+import { openNew, send, servePage } from "./support/page.js";
 
 const TEST_MS = 90_000;
 let model: LoopbackServer;
@@ -29,28 +29,7 @@ afterEach(async () => {
   await model.close();
 });
 
-async function serve(extra: string[] = [], home = tempDir()) {
-  const work = tempDir();
-  const served = await startServe([
-    ...["--port", "0", "--base-url", `${model.baseUrl}/v1`, "--model", "scripted"],
-    ...["--home", home, "--cwd", work, "--sandbox", "off"],
-    ...extra,
-  ]);
-  return { ...served, work };
-}
-
-/** Opens the page, starts a session from the form and waits until it is open. */
-async function openNew(page: Page, base: string, name = "web test"): Promise<void> {
-  await page.goto(`${base}/`);
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "New session" }).click();
-  await page.getByRole("heading", { level: 1, name }).waitFor();
-}
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole("textbox", { name: "Message" }).fill(text);
-  await page.getByRole("button", { name: "Send" }).click();
-}
+const serve = (extra: string[] = [], home = tempDir()) => servePage(model, extra, home);
 
 const footers = (page: Page) => page.locator("li.footer");
 

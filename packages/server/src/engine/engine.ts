@@ -349,6 +349,7 @@ export class Engine {
       running: open?.isRunning ?? false,
     };
     if (open) info.model = open.model.id;
+    if (open?.strategy !== undefined) info.strategy = open.strategy;
     return info;
   }
 }

@@ -66,6 +66,8 @@ export class ServerSession {
   readonly journal: Journal;
   readonly agent: Agent;
   readonly cwd: string;
+  /** The client's choice of strategy, if it made one (listed with the session). */
+  readonly strategy: RunStrategy | undefined;
   private readonly session: Session;
   private readonly binding: SessionBinding;
   private readonly pending = new PendingRequests();
@@ -86,6 +88,7 @@ export class ServerSession {
   constructor(init: ServerSessionInit) {
     this.session = init.session;
     this.cwd = init.cwd;
+    this.strategy = init.strategy;
     this.now = init.now ?? Date.now;
     this.admit = init.admit ?? (() => {});
     this.journal = new Journal(init.keepRuns ?? 1, this.now);
@@ -181,6 +184,7 @@ export class ServerSession {
       live: true,
       running: this.isRunning,
       model: this.model.id,
+      ...(this.strategy !== undefined ? { strategy: this.strategy } : {}),
     };
   }
 

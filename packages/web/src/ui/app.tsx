@@ -1,5 +1,5 @@
-// The page: the session list (name, model, last activity, running or idle; open, new with a
-// model from the server's catalogue, delete) beside the open session. The open session is in the
+// The page: the session list (name, model, strategy, last activity, running or idle; open, new
+// with a model from the server's catalogue and a strategy, delete) beside the open session. The open session is in the
 // URL's fragment (#/s/<id>), so a reload comes back to it; the token never is. A 401 anywhere
 // asks for the token.
 
@@ -20,6 +20,14 @@ import { TokenPrompt } from "./token.js";
 /** How often the list is refreshed (it also tells an open session that another tab started a run). */
 const LIST_REFRESH_MS = 2000;
 
+/** The run strategies a session can be created with; "" leaves it to the server's default. */
+const STRATEGIES = [
+  { value: "", label: "Server default" },
+  { value: "loop", label: "Loop" },
+  { value: "plan", label: "Plan" },
+  { value: "auto", label: "Auto" },
+];
+
 const currentId = () => /^#\/s\/(.+)$/.exec(location.hash)?.[1];
 
 export function App() {
@@ -27,6 +35,7 @@ export function App() {
   const [models, setModels] = useState<ModelInfo[]>([]);
   const [model, setModel] = useState("");
   const [name, setName] = useState("");
+  const [strategy, setStrategy] = useState("");
   const [open, setOpen] = useState(currentId());
   const [needToken, setNeedToken] = useState<"ask" | "wrong" | undefined>(undefined);
   const [error, setError] = useState("");
@@ -72,6 +81,7 @@ export function App() {
       const { session } = await json<{ session: SessionInfo }>("POST", "/api/sessions", {
         ...(model ? { model } : {}),
         ...(name.trim() ? { name: name.trim() } : {}),
+        ...(strategy ? { strategy } : {}),
       });
       setName("");
       location.hash = `#/s/${session.id}`;
@@ -131,6 +141,19 @@ export function App() {
             Name
             <input value={name} onInput={(event) => setName((event.target as HTMLInputElement).value)} />
           </label>
+          <label>
+            Strategy
+            <select
+              value={strategy}
+              onChange={(event) => setStrategy((event.target as HTMLSelectElement).value)}
+            >
+              {STRATEGIES.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          </label>
           <button type="submit">New session</button>
         </form>
         <ul class="sessions">
@@ -139,7 +162,9 @@ export function App() {
               <a href={`#/s/${session.id}`} aria-current={session.id === open ? "page" : undefined}>
                 <span class="title">{session.title || session.id.slice(0, 8)}</span>
                 <span class="meta">
-                  {session.model ?? "not loaded"} · {new Date(session.updated).toLocaleString()} ·{" "}
+                  {session.model ?? "not loaded"}
+                  {session.strategy ? ` · ${session.strategy}` : ""} ·{" "}
+                  {new Date(session.updated).toLocaleString()} ·{" "}
                   <span class={session.running ? "state-running" : "state-idle"}>
                     {session.running ? "running" : "idle"}
                   </span>
