@@ -113,8 +113,12 @@ export function applyFrame(
       foldStepFrame(items, "step_progress", d, now);
       break;
     case "answer":
-      if (d.status === "start") items.push({ kind: "answer", text: "", done: false });
-      else {
+      if (d.status === "start") {
+        // Each start restarts the answer: after a failed synthesis what streamed before is void.
+        const open = items.at(-1);
+        if (open?.kind === "answer" && !open.done) items.pop();
+        items.push({ kind: "answer", text: "", done: false });
+      } else {
         const index = lastIndex(items, "answer");
         const answer = items[index];
         if (answer?.kind === "answer")
