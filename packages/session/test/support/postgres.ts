@@ -1,0 +1,59 @@
+// A throwaway PostgreSQL cluster per test file, started by scripts/pg-cluster.sh on a free
+// loopback port in a temporary directory. Real server, no mocks: the store's tests and the
+// multi-node tests run against it, and `restart()` is how a test says "the database went away".
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const SCRIPT = resolve(import.meta.dirname, "../../../../scripts/pg-cluster.sh");
+/** initdb and a cold start on a loaded 2-core machine; a ceiling for hangs, not a speed check. */
+const SCRIPT_CEILING_MS = 120_000;
+
+export interface TestPostgres {
+  /** postgres://tern@127.0.0.1:PORT/tern */
+  url: string;
+  port: number;
+  dir: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops the server and removes its directory. */
+  dispose(): Promise<void>;
+}
+
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const dir = await mkdtemp(join(tmpdir(), "tern-pg-"));
+  const port = await freePort();
+  const script = (...args: string[]) =>
+    run("bash", [SCRIPT, ...args], { timeout: SCRIPT_CEILING_MS }).then((r) => r.stdout.trim());
+  const url = await script("start", dir, String(port));
+  return {
+    url,
+    port,
+    dir,
+    stop: async () => void (await script("stop", dir)),
+    start: async () => void (await script("start", dir, String(port))),
+    restart: async () => void (await script("restart", dir)),
+    dispose: async () => {
+      await script("stop", dir);
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
