@@ -25,6 +25,12 @@ Workspace and permissions:
       --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,
                            secrets hidden, no network) or off (bash unconfined)
       --allow-net          let sandboxed commands use the network
+Cassettes (record once, replay offline):
+      --record FILE        write every model exchange to FILE (JSONL, keys removed)
+      --replay FILE        answer model calls from FILE, with no network
+      --replay-timing T    none (default: at once) or real (the recorded pace)
+      --replay-miss M      fail (default: an unrecorded request is an error) or record
+                           (send it to the provider and append it to FILE)
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {
@@ -67,6 +73,7 @@ ${AGENT_OPTIONS}`,
   tern sessions resume ID                  continue an interrupted run (or chat on a terminal)
   tern sessions fork ID [ENTRY]            a new session with the path up to ENTRY (default: the end)
   tern sessions export ID --format jsonl|md [--output FILE]
+  tern sessions export ID --cassette [--output FILE]   the cassette it was recorded with
 
 An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,
 

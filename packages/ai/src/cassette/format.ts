@@ -6,12 +6,11 @@ import { readFileSync } from "node:fs";
 export const CASSETTE_FORMAT = "tern-cassette";
 export const CASSETTE_VERSION = 1;
 
-/** Line 1. `placeholders` are the names whose values the recorder replaced by `{{name}}`. */
+/** Line 1: what the file is, and which version of this format. */
 export interface CassetteHeader {
   format: typeof CASSETTE_FORMAT;
   version: number;
   created: string;
-  placeholders?: string[];
 }
 
 /** What was sent, keys removed: the body is parsed JSON when it was JSON, else `bodyText`. */
@@ -72,13 +71,8 @@ export class CassetteError extends Error {
   }
 }
 
-export function newHeader(placeholders: string[]): CassetteHeader {
-  return {
-    format: CASSETTE_FORMAT,
-    version: CASSETTE_VERSION,
-    created: new Date().toISOString(),
-    ...(placeholders.length > 0 && { placeholders }),
-  };
+export function newHeader(): CassetteHeader {
+  return { format: CASSETTE_FORMAT, version: CASSETTE_VERSION, created: new Date().toISOString() };
 }
 
 export function headerLine(header: CassetteHeader): string {

@@ -30,6 +30,8 @@ export interface CassetteRecording {
   readonly path: string;
   /** Pass as `StreamOptions.fetch` (or to a vendor client's `fetch` option). */
   readonly fetch: ModelFetch;
+  /** Writes (and matches) `value` as `{{name}}` from now on, as the `placeholders` option does. */
+  addPlaceholder(name: string, value: string): void;
   /** Exchanges written so far. */
   readonly recorded: number;
 }
@@ -37,7 +39,7 @@ export interface CassetteRecording {
 /** Starts a new cassette at `path` (replacing any file there) and records every exchange into it. */
 export function recordCassette(path: string, options: RecordOptions = {}): CassetteRecording {
   const scrubber = new Scrubber(options);
-  writeOrThrow(path, () => writeFileSync(path, headerLine(newHeader(scrubber.placeholderNames))));
+  writeOrThrow(path, () => writeFileSync(path, headerLine(newHeader())));
   let recorded = 0;
   const fetch = recordingFetch(options.fetch ?? undiciFetch, scrubber, (exchange) => {
     appendExchange(path, exchange);
@@ -46,6 +48,7 @@ export function recordCassette(path: string, options: RecordOptions = {}): Casse
   return {
     path,
     fetch,
+    addPlaceholder: (name, value) => scrubber.addPlaceholder(name, value),
     get recorded() {
       return recorded;
     },

@@ -37,6 +37,8 @@ export interface CassetteReplay {
   readonly path: string;
   /** Pass as `StreamOptions.fetch` (or to a vendor client's `fetch` option). */
   readonly fetch: ModelFetch;
+  /** Writes (and matches) `value` as `{{name}}` from now on, as the `placeholders` option does. */
+  addPlaceholder(name: string, value: string): void;
   /** Exchanges served from the cassette so far. */
   readonly served: number;
   /** Exchanges the cassette holds that no request has used yet. */
@@ -76,6 +78,7 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
   return {
     path,
     fetch,
+    addPlaceholder: (name, value) => scrubber.addPlaceholder(name, value),
     get served() {
       return served;
     },
@@ -128,18 +131,19 @@ function mismatch(
   used: boolean[],
 ): CassetteError {
   const what = `request ${ordinal} (${actual.method} ${pathOf(actual.url)})`;
-  const hint = 'replay with --replay-miss record (library: miss: "record") to send it and append it';
+  const hint = `--replay-miss record (library: miss: "record") sends it and appends it`;
   const next = used.indexOf(false);
   if (next === -1)
     return new CassetteError(
       "mismatch",
-      `cassette ${path}: ${what} has no recorded exchange left (all ${exchanges.length} used); ${hint}`,
+      `replay: ${what} has no recorded exchange left (all ${exchanges.length} used) in cassette ${path}; ${hint}`,
     );
+  // Most important first: a terminal shows a failed run's message on one shortened line.
   const diff = difference(exchanges[next]!.request, actual)!;
   return new CassetteError(
     "mismatch",
-    `cassette ${path}: ${what} differs from recorded exchange ${next + 1} at ${diff.path}\n` +
-      `  expected: ${diff.expected}\n  actual:   ${diff.actual}\n${hint}`,
+    `replay mismatch at ${diff.path}: expected: ${diff.expected}, actual: ${diff.actual}; ` +
+      `${what} vs exchange ${next + 1} of cassette ${path}; ${hint}`,
   );
 }
 

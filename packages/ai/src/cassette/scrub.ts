@@ -38,14 +38,16 @@ export class Scrubber {
 
   constructor(options: ScrubOptions = {}) {
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-    // Longest value first, so a path inside another path is not replaced halfway.
-    this.placeholders = Object.entries(options.placeholders ?? {})
-      .filter(([, value]) => value !== "")
-      .sort((a, b) => b[1].length - a[1].length);
+    this.placeholders = [];
+    for (const [name, value] of Object.entries(options.placeholders ?? {})) this.addPlaceholder(name, value);
   }
 
-  get placeholderNames(): string[] {
-    return this.placeholders.map(([name]) => name).sort();
+  /** Another value written as `{{name}}` from now on (a name may have several: each session's id). */
+  addPlaceholder(name: string, value: string): void {
+    if (value === "" || this.placeholders.some(([n, v]) => n === name && v === value)) return;
+    this.placeholders.push([name, value]);
+    // Longest value first, so a path inside another path is not replaced halfway.
+    this.placeholders.sort((a, b) => b[1].length - a[1].length);
   }
 
   /** Secrets blanked; used on everything written. */
