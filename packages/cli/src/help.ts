@@ -41,6 +41,7 @@ Usage:
   tern chat                    interactive session
   tern sessions ls|show|resume|fork|export
   tern models                  models tern knows (built-in and from your config)
+  tern usage                   tokens and cost of the recorded sessions (--since, --by, --json)
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
 
@@ -76,6 +77,14 @@ ${AGENT_OPTIONS}`,
   tern sessions export ID --cassette [--output FILE]   the cassette it was recorded with
 
 An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,
+
+  usage: `Usage: tern usage [--since WHEN] [--by model|day|session|purpose] [--json] [-C DIR]
+
+Adds up the tokens (in, out, cached) and cost of every model call in the saved sessions of every
+directory (-C DIR: one directory's), grouped by model (default), day (UTC), session or purpose.
+WHEN is a day (2026-11-30), a moment (2026-11-30T09:00Z) or an age (30m, 12h, 7d, 2w).
+A model without a known price (not in tern models, no "prices" in config.json) costs "unknown",
+not $0; --json gives it as null.`,
 
   models: `Usage: tern models [--provider NAME] [--json]
 
