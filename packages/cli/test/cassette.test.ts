@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import {
   type Exchange,
   type LoopbackServer,
@@ -13,6 +14,7 @@ import {
   textReply,
   toolReply,
 } from "./support/openai-script.js";
+import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -185,6 +187,52 @@ describe("sessions export --cassette", () => {
   });
 });
 
+describe("tern serve --record / --replay", () => {
+  /** One served session, one prompt: the run's final answer. */
+  async function answer(base: string): Promise<unknown> {
+    const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
+    const id = ((await created.json()) as { session: { id: string } }).session.id;
+    const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ content: "hello there" }),
+    });
+    const frames = await sseReader(reply).all();
+    return frames.find((frame) => frame.event === "done")?.data.answer;
+  }
+
+  it("a served session recorded once replays with no model server", async () => {
+    const model = await scriptedOpenAi([{ text: "Served answer." }]);
+    const cassette = join(tempDir(), "serve.jsonl");
+    const common = ["--port", "0", "--model", "scripted", "--cwd", tempDir()];
+    const live = await startServe([
+      ...common,
+      "--base-url",
+      model.baseUrl,
+      "--home",
+      tempDir(),
+      "--record",
+      cassette,
+    ]);
+    expect(await answer(live.base)).toBe("Served answer.");
+    live.proc.child.kill();
+    await live.proc.done;
+    await model.close();
+    expect(readFileSync(cassette, "utf8").trim().split("\n")).toHaveLength(2);
+
+    const replayed = await startServe([
+      ...common,
+      "--base-url",
+      NOWHERE,
+      "--home",
+      tempDir(),
+      "--replay",
+      cassette,
+    ]);
+    expect(await answer(replayed.base)).toBe("Served answer.");
+  });
+});
+
 describe("bad cassettes and unrecorded requests", () => {
   const header = `{"format":"tern-cassette","version":1,"created":"2026-01-01T00:00:00.000Z"}\n`;
   const bad = (content: string) => {
@@ -232,6 +280,18 @@ describe("bad cassettes and unrecorded requests", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
   });
+
+  it.each(["chat", "serve"])(
+    "tern %s takes the same flags: a missing cassette is exit 2",
+    async (command) => {
+      const result = await runTern([command, "--replay", "missing.jsonl"], {
+        env: env(tempDir(), NOWHERE),
+        cwd: tempDir(),
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--replay: cassette .*missing\.jsonl: no such file/);
+    },
+  );
 
   it("a request the cassette does not hold fails the run (exit 1) with the first difference", async () => {
     const result = await runTern(
