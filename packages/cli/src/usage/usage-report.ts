@@ -71,7 +71,7 @@ export function usageReport(
         if (options.by === "session") row.title = session.title;
         rows.set(key, row);
       }
-      const priced = options.hasPrice(call.provider, call.model) || call.usage.cost.total > 0;
+      const priced = options.hasPrice(call.provider, call.model) || count(call.usage.cost?.total) > 0;
       addCall(row, call.usage, priced);
       addCall(total, call.usage, priced);
     }
@@ -84,7 +84,7 @@ function keyOf(by: UsageGrouping, call: ModelCallEnd, entry: EventEntry, session
     case "model":
       return `${call.provider}/${call.model}`;
     case "day":
-      return entry.timestamp.slice(0, 10);
+      return typeof entry.timestamp === "string" ? entry.timestamp.slice(0, 10) : "unknown";
     case "session":
       return session.id;
     case "purpose":
@@ -98,12 +98,17 @@ function emptyRow(key: string): UsageRow {
 
 function addCall(row: UsageRow, usage: Usage, priced: boolean): void {
   row.calls++;
-  row.input += usage.input;
-  row.output += usage.output;
-  row.cacheRead += usage.cacheRead;
-  row.cacheWrite += usage.cacheWrite;
-  if (priced) row.cost += usage.cost.total;
+  row.input += count(usage.input);
+  row.output += count(usage.output);
+  row.cacheRead += count(usage.cacheRead);
+  row.cacheWrite += count(usage.cacheWrite);
+  if (priced) row.cost += count(usage.cost?.total);
   else row.unpricedCalls++;
+}
+
+/** A stored count, or 0 for a field an older or hand-edited session lacks (never NaN in a total). */
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
 /** Days in order; everything else biggest first (tokens), then by name. */
