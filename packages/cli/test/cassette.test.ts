@@ -2,7 +2,7 @@
 // once, then with no server at all. The committed cassettes under fixtures/cassettes were recorded
 // from these scenarios (TERN_RECORD_CASSETTES=1 npx vitest run packages/cli/test/cassette.test.ts
 // records them again) and must replay to the output they recorded.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -292,6 +292,19 @@ describe("bad cassettes and unrecorded requests", () => {
       expect(result.stderr).toMatch(/--replay: cassette .*missing\.jsonl: no such file/);
     },
   );
+
+  it("with --replay-miss record, an unrecorded request goes to the model and is appended", async () => {
+    const cassette = join(tempDir(), "grow.jsonl");
+    copyFileSync(join(FIXTURES, "text-answer.jsonl"), cassette);
+    server = await startLoopbackServer([textReply("A new answer.")]);
+    const result = await runTern(["run", "--replay", cassette, "--replay-miss", "record", "What is new?"], {
+      env: env(tempDir(), `${server.baseUrl}/v1`),
+      cwd: tempDir(),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("A new answer.\n");
+    expect(readFileSync(cassette, "utf8").trim().split("\n")).toHaveLength(3);
+  });
 
   it("a request the cassette does not hold fails the run (exit 1) with the first difference", async () => {
     const result = await runTern(
