@@ -1,4 +1,21 @@
 export { apiKeyVariable, missingKeyMessage, resolveApiKey } from "./api-keys.js";
+export {
+  type Cassette,
+  CassetteError,
+  type CassetteHeader,
+  type Exchange as CassetteExchange,
+  readCassette,
+} from "./cassette/format.js";
+export { type CassetteRecording, type RecordOptions, recordCassette } from "./cassette/record.js";
+export {
+  type CassetteReplay,
+  REPLAY_MISSES,
+  REPLAY_TIMINGS,
+  type ReplayMiss,
+  type ReplayOptions,
+  type ReplayTiming,
+  replayCassette,
+} from "./cassette/replay.js";
 export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfterFrom } from "./errors.js";
 export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
 export { extractJson, extractJsonCandidates } from "./extract-json.js";

@@ -1,6 +1,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { Agent, fetch } from "undici";
 import { classifyError, type Failure } from "./errors.js";
+import type { ModelFetch } from "./types.js";
 
 /**
  * tern's own HTTP transport for streamed model calls: POST a JSON body with undici's `fetch`
@@ -77,6 +78,8 @@ export interface SseRequest {
   headers: Record<string, string>;
   body: unknown;
   signal?: AbortSignal;
+  /** Sends the request instead of undici's `fetch` (a cassette recording or replaying). */
+  fetch?: ModelFetch;
 }
 
 /** The response of a streamed call, headers received and status OK; read it with `readEvents`. */
@@ -85,7 +88,8 @@ export type SseResponse = Awaited<ReturnType<typeof fetch>>;
 /** Sends the request; throws `HttpError` for a non-2xx status, or what undici throws (network, abort). */
 export async function postForEvents(request: SseRequest): Promise<SseResponse> {
   const url = new URL(request.url);
-  const response = await fetch(url, {
+  const send = request.fetch ?? fetch;
+  const response = await send(url, {
     method: "POST",
     headers: {
       "content-type": "application/json",

@@ -244,7 +244,12 @@ export interface StreamOptions {
   sessionId?: string;
   /** Sees each request body before it is sent (debugging, payload capture). */
   onPayload?: (payload: unknown) => void;
+  /** Sends the HTTP request (default: undici's `fetch`); a cassette's `fetch` records or replays it. */
+  fetch?: ModelFetch;
 }
+
+/** undici's `fetch`, the one function every built-in provider sends its requests through. */
+export type ModelFetch = typeof import("undici").fetch;
 
 /** What every provider implements. Must not throw: failures end the stream with an error event. */
 export type StreamFunction = (

@@ -25,6 +25,12 @@ Workspace and permissions:
       --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,
                            secrets hidden, no network) or off (bash unconfined)
       --allow-net          let sandboxed commands use the network
+Cassettes (record once, replay offline):
+      --record FILE        write every model exchange to FILE (JSONL, keys removed)
+      --replay FILE        answer model calls from FILE, with no network
+      --replay-timing T    none (default: at once) or real (the recorded pace)
+      --replay-miss M      fail (default: an unrecorded request is an error) or record
+                           (send it to the provider and append it to FILE)
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {
@@ -35,6 +41,7 @@ Usage:
   tern chat                    interactive session
   tern sessions ls|show|resume|fork|export
   tern models                  models tern knows (built-in and from your config)
+  tern usage                   tokens and cost of the recorded sessions (--since, --by, --json)
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
 
@@ -67,8 +74,17 @@ ${AGENT_OPTIONS}`,
   tern sessions resume ID                  continue an interrupted run (or chat on a terminal)
   tern sessions fork ID [ENTRY]            a new session with the path up to ENTRY (default: the end)
   tern sessions export ID --format jsonl|md [--output FILE]
+  tern sessions export ID --cassette [--output FILE]   the cassette it was recorded with
 
 An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,
+
+  usage: `Usage: tern usage [--since WHEN] [--by model|day|session|purpose] [--json] [-C DIR]
+
+Adds up the tokens (in, out, cached) and cost of every model call in the saved sessions of every
+directory (-C DIR: one directory's), grouped by model (default), day (UTC), session or purpose.
+WHEN is a day (2026-11-30), a moment (2026-11-30T09:00Z) or an age (30m, 12h, 7d, 2w).
+A model without a known price (not in tern models, no "prices" in config.json) costs "unknown",
+not $0; --json gives it as null.`,
 
   models: `Usage: tern models [--provider NAME] [--json]
 

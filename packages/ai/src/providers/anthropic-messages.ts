@@ -34,6 +34,7 @@ async function run({ model, context, options, apiKey, builder }: Parameters<Prov
       },
       body: params,
       signal: options.signal,
+      fetch: options.fetch,
     });
     await readEvents(response, ({ event, data }) => {
       // Like the vendor client: skip pings and events without a name; `event: error` is a failure.

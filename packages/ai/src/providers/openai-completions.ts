@@ -25,6 +25,7 @@ async function run({ model, context, options, apiKey, builder }: Parameters<Prov
     headers: { authorization: `Bearer ${apiKey}`, ...model.headers, ...options.headers },
     body,
     signal: options.signal,
+    fetch: options.fetch,
   });
   builder.start();
   const reader = new CompletionsChunkReader(builder);

@@ -27,6 +27,7 @@ async function run({ model, context, options, apiKey, builder }: Parameters<Prov
       headers: { authorization: `Bearer ${apiKey}`, ...model.headers, ...options.headers },
       body: params,
       signal: options.signal,
+      fetch: options.fetch,
     });
     await readEvents(response, ({ data }) => {
       if (data.startsWith("[DONE]")) return STOP;

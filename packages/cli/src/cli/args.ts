@@ -38,6 +38,10 @@ export const AGENT_OPTIONS: OptionSpecs = {
   sandbox: { type: "string" },
   "allow-net": { type: "boolean" },
   strategy: { type: "string" },
+  record: { type: "string" },
+  replay: { type: "string" },
+  "replay-timing": { type: "string" },
+  "replay-miss": { type: "string" },
 };
 
 /** Options every command takes. */

@@ -14,6 +14,7 @@ import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/mode
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
+import { replaysOffline } from "../runtime/cassette.js";
 import { servedEngineOptions } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
@@ -26,7 +27,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { settings, warn } = commandContext(values, { ...io, env });
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
-  const secrets = await ensureConfiguredKey(model, settings, env);
+  const secrets = replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env);
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};

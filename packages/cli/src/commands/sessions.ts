@@ -1,4 +1,4 @@
-// `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | export ID --format jsonl|md`.
+// `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | export ID --format jsonl|md | --cassette`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { FileSessionStore } from "@tern/session";
@@ -14,6 +14,7 @@ import { executeRun } from "../runtime/execute.js";
 import { type ResumePlan, resumePlan } from "../runtime/resume.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { resolveSessionId, sessionFailure } from "../runtime/session-ids.js";
+import { sessionCassette } from "../sessions/cassette-export.js";
 import { showLines, toMarkdown } from "../sessions/transcript.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -140,7 +141,11 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs(
     "sessions export",
     argv,
-    { format: { type: "string", short: "f" }, output: { type: "string", short: "o" } },
+    {
+      format: { type: "string", short: "f" },
+      output: { type: "string", short: "o" },
+      cassette: { type: "boolean" },
+    },
     1,
   );
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
@@ -149,7 +154,12 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
     throw new UsageError(`--format must be jsonl or md (got ${JSON.stringify(format)})`);
   const { store, home } = storeFor(io);
   const session = await store.load(resolveSessionId(home, needId(positionals, "export")));
-  const text = format === "jsonl" ? readFileSync(session.path!, "utf8") : toMarkdown(session);
+  const text =
+    values.cassette === true
+      ? sessionCassette(session)
+      : format === "jsonl"
+        ? readFileSync(session.path!, "utf8")
+        : toMarkdown(session);
   const output = stringOption(values, "output");
   if (output !== undefined) {
     const path = resolve(io.cwd, output);

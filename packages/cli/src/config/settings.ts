@@ -15,6 +15,7 @@ import {
 } from "@tern/tools";
 import { listOption, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
+import { type CassetteSettings, resolveCassetteSettings } from "./cassette-settings.js";
 import {
   ANSWER_MODES,
   type AnswerMode,
@@ -75,6 +76,8 @@ export interface AgentSettings extends Home {
   strategy: RunStrategy;
   /** "roles" in config.json: the models of plan steps hinted "fast" or "reasoning". */
   roles: Partial<Record<ModelRole, string>>;
+  /** --record / --replay: model exchanges go to or come from a cassette file. */
+  cassette?: CassetteSettings;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -149,6 +152,8 @@ export function resolveAgentSettings(
   if (system !== undefined) settings.system = system;
   if (sessionId !== undefined) settings.sessionId = sessionId;
   if (config.retry) settings.retry = config.retry;
+  const cassette = resolveCassetteSettings(values, environment.cwd);
+  if (cassette !== undefined) settings.cassette = cassette;
   return settings;
 }
 

@@ -14,6 +14,7 @@ import type { Model, ModelRegistry } from "@tern/ai";
 import { type AnyBuiltinTool, createTools, type PermissionOptions, type SandboxOptions } from "@tern/tools";
 import { chooseModel, explicitApiKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
+import { cassetteFetch, replayKey } from "./cassette.js";
 import { loopOptions } from "./loop-options.js";
 import { systemPrompt } from "./system-prompt.js";
 
@@ -44,7 +45,7 @@ export function agentParts(
     settings.tools === "none"
       ? []
       : createTools({ root: cwd, sandbox: where.sandbox ?? bashSandbox(settings) });
-  const apiKey = explicitApiKey(model, settings, env);
+  const apiKey = replayKey(settings.cassette, explicitApiKey(model, settings, env));
   return {
     tools,
     systemPrompt: systemPrompt({
@@ -65,6 +66,9 @@ export function agentParts(
       streamOptions: {
         ...(apiKey !== undefined ? { apiKey } : {}),
         ...(settings.retry ? { retry: settings.retry } : {}),
+        ...(settings.cassette
+          ? { fetch: cassetteFetch(settings.cassette, { cwd, model, apiKey, env }) }
+          : {}),
       },
       // Keeps every model call inside the model's context window (and makes /compact possible).
       policies: [contextGuard()],

@@ -27,6 +27,7 @@ import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
+import { attachCassette, replaysOffline } from "./cassette.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
 
@@ -88,7 +89,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         settings.config.path,
         resumed?.context.model,
       );
-    const secrets = options.model ? [] : await ensureConfiguredKey(model, settings, env);
+    const secrets =
+      options.model || replaysOffline(settings.cassette)
+        ? []
+        : await ensureConfiguredKey(model, settings, env);
     const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
     checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
     const session =
@@ -148,6 +152,7 @@ function build(
     ...agentOptions,
     ...options.agentOptions,
   });
+  attachCassette(settings.cassette, session);
   let closed = false;
   return {
     agent,

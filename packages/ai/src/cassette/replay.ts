@@ -1,0 +1,202 @@
+// Replaying: a `fetch` that answers each request from the cassette with no network. A request is
+// matched on its method, path and query and body (the origin is not compared, so a recording
+// against one loopback port replays against any base URL); the body bytes come back exactly as
+// recorded, chunk by chunk, at once or at the recorded pace. A request the cassette does not hold
+// fails with the first difference, or, when the caller opts in, goes to the real provider and is
+// appended to the cassette.
+import { setTimeout as sleep } from "node:timers/promises";
+import { Headers, Response, fetch as undiciFetch } from "undici";
+import type { ModelFetch } from "../types.js";
+import { firstDifference } from "./first-difference.js";
+import {
+  CassetteError,
+  chunkBytes,
+  type Exchange,
+  type RecordedRequest,
+  type RecordedResponse,
+  readCassette,
+} from "./format.js";
+import { appendExchange, captureRequest, recordingFetch } from "./record.js";
+import { Scrubber, type ScrubOptions } from "./scrub.js";
+
+export const REPLAY_TIMINGS = ["none", "real"] as const;
+export type ReplayTiming = (typeof REPLAY_TIMINGS)[number];
+export const REPLAY_MISSES = ["fail", "record"] as const;
+export type ReplayMiss = (typeof REPLAY_MISSES)[number];
+
+export interface ReplayOptions extends ScrubOptions {
+  /** "none" (default): serve at once; "real": wait as long as the recording did. */
+  timing?: ReplayTiming;
+  /** "fail" (default): an unrecorded request is an error; "record": send it and append it. */
+  miss?: ReplayMiss;
+  /** What sends unrecorded requests when `miss` is "record" (default: undici's `fetch`). */
+  fetch?: ModelFetch;
+}
+
+export interface CassetteReplay {
+  readonly path: string;
+  /** Pass as `StreamOptions.fetch` (or to a vendor client's `fetch` option). */
+  readonly fetch: ModelFetch;
+  /** Writes (and matches) `value` as `{{name}}` from now on, as the `placeholders` option does. */
+  addPlaceholder(name: string, value: string): void;
+  /** Exchanges served from the cassette so far. */
+  readonly served: number;
+  /** Exchanges the cassette holds that no request has used yet. */
+  readonly unused: number;
+  /** Exchanges sent to the provider and appended (`miss: "record"`). */
+  readonly appended: number;
+}
+
+/** Loads the cassette at `path` (throws CassetteError when it is missing or malformed). */
+export function replayCassette(path: string, options: ReplayOptions = {}): CassetteReplay {
+  const cassette = readCassette(path);
+  const scrubber = new Scrubber(options);
+  const timing = options.timing ?? "none";
+  const exchanges = cassette.exchanges;
+  const used = new Array<boolean>(exchanges.length).fill(false);
+  let served = 0;
+  let appended = 0;
+  let requests = 0;
+  const recordMiss = recordingFetch(options.fetch ?? undiciFetch, scrubber, (exchange) => {
+    appendExchange(path, exchange);
+    appended++;
+  });
+
+  const fetch = (async (input, init) => {
+    requests++;
+    const actual = captureRequest(input, init, scrubber);
+    const index = pick(exchanges, used, actual);
+    if (index === undefined) {
+      if (options.miss === "record") return recordMiss(input, init);
+      throw mismatch(path, requests, actual, exchanges, used);
+    }
+    used[index] = true;
+    served++;
+    return serve(exchanges[index]!, timing, init?.signal ?? undefined);
+  }) as ModelFetch;
+
+  return {
+    path,
+    fetch,
+    addPlaceholder: (name, value) => scrubber.addPlaceholder(name, value),
+    get served() {
+      return served;
+    },
+    get unused() {
+      return used.filter((flag) => !flag).length;
+    },
+    get appended() {
+      return appended;
+    },
+  };
+}
+
+/** The next unused exchange if it matches, else any unused one that does (concurrent calls may finish out of order). */
+function pick(exchanges: Exchange[], used: boolean[], actual: RecordedRequest): number | undefined {
+  const next = used.indexOf(false);
+  if (next === -1) return undefined;
+  if (!difference(exchanges[next]!.request, actual)) return next;
+  for (let i = next + 1; i < exchanges.length; i++)
+    if (!used[i] && !difference(exchanges[i]!.request, actual)) return i;
+  return undefined;
+}
+
+/** What is compared: method, path with query, and body (parsed JSON, or text). */
+function comparable(request: RecordedRequest): Record<string, unknown> {
+  return {
+    method: request.method,
+    path: pathOf(request.url),
+    body: request.body !== undefined ? request.body : (request.bodyText ?? null),
+  };
+}
+
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+}
+
+function difference(expected: RecordedRequest, actual: RecordedRequest) {
+  return firstDifference(comparable(expected), comparable(actual), "request");
+}
+
+function mismatch(
+  path: string,
+  ordinal: number,
+  actual: RecordedRequest,
+  exchanges: Exchange[],
+  used: boolean[],
+): CassetteError {
+  const what = `request ${ordinal} (${actual.method} ${pathOf(actual.url)})`;
+  const hint = `--replay-miss record (library: miss: "record") sends it and appends it`;
+  const next = used.indexOf(false);
+  if (next === -1)
+    return new CassetteError(
+      "mismatch",
+      `replay: ${what} has no recorded exchange left (all ${exchanges.length} used) in cassette ${path}; ${hint}`,
+    );
+  // Most important first: a terminal shows a failed run's message on one shortened line.
+  const diff = difference(exchanges[next]!.request, actual)!;
+  return new CassetteError(
+    "mismatch",
+    `replay mismatch at ${diff.path}: expected: ${diff.expected}, actual: ${diff.actual}; ` +
+      `${what} vs exchange ${next + 1} of cassette ${path}; ${hint}`,
+  );
+}
+
+async function serve(exchange: Exchange, timing: ReplayTiming, signal: AbortSignal | undefined) {
+  const real = timing === "real";
+  if ("failure" in exchange) {
+    const { name, message, cause, code } = exchange.failure;
+    if (real) await sleep(0, undefined, { signal });
+    const error = new TypeError(
+      message,
+      cause !== undefined ? { cause: withCode(new Error(cause), code) } : {},
+    );
+    error.name = name;
+    throw withCode(error, code);
+  }
+  const recorded = exchange.response;
+  if (real) await sleep(recorded.headersMs, undefined, { signal });
+  signal?.throwIfAborted();
+  const init = {
+    status: recorded.status,
+    headers: new Headers(recorded.headers),
+    ...(recorded.statusText !== undefined && { statusText: recorded.statusText }),
+  };
+  if ([101, 204, 205, 304].includes(recorded.status)) return new Response(null, init);
+  return new Response(replayBody(recorded, real, signal), init);
+}
+
+/** The recorded chunks as a byte stream that ends as the recording did; an abort errors it, as undici's would. */
+function replayBody(recorded: RecordedResponse, real: boolean, signal: AbortSignal | undefined) {
+  let next = 0;
+  let last = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        signal?.throwIfAborted();
+        const chunk = recorded.chunks[next++];
+        if (!chunk) {
+          if (recorded.end === "error")
+            controller.error(new TypeError("terminated", { cause: new Error(recorded.error ?? "body cut") }));
+          else controller.close();
+          return;
+        }
+        if (real && chunk.ms > last) await sleep(chunk.ms - last, undefined, { signal });
+        last = chunk.ms;
+        controller.enqueue(chunkBytes(chunk));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+  });
+}
+
+function withCode<T extends Error>(error: T, code: string | undefined): T {
+  if (code !== undefined) Object.assign(error, { code });
+  return error;
+}

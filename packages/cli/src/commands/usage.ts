@@ -1,0 +1,117 @@
+// `tern usage [--since WHEN] [--by model|day|session|purpose] [--json] [-C DIR]`: tokens and cost
+// of every model call in the session store, grouped. Parse, validate (exit 2), read, report.
+import { resolve } from "node:path";
+import { FileSessionStore } from "@tern/session";
+import { parseCommandArgs, stringOption } from "../cli/args.js";
+import type { ExitCode } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { createRegistry } from "../config/model.js";
+import { choice, loadHome } from "../config/settings.js";
+import { helpFor } from "../help.js";
+import { formatCost, formatTokens, oneLine, padEnd } from "../render/format.js";
+import { colorEnabled, createStyle } from "../render/style.js";
+import { parseSince } from "../usage/since.js";
+import {
+  knownCost,
+  type SessionEvents,
+  USAGE_GROUPINGS,
+  type UsageReport,
+  type UsageRow,
+  usageReport,
+} from "../usage/usage-report.js";
+import { wantsHelp } from "./shared.js";
+
+const KEY_WIDTH: Record<UsageReport["by"], number> = { model: 34, day: 12, session: 44, purpose: 16 };
+
+export async function usageCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs(
+    "usage",
+    argv,
+    {
+      since: { type: "string" },
+      by: { type: "string" },
+      json: { type: "boolean" },
+      cwd: { type: "string", short: "C" },
+    },
+    0,
+  );
+  if (wantsHelp(values, io, helpFor("usage"))) return 0;
+  const by = choice("--by", stringOption(values, "by") ?? "model", USAGE_GROUPINGS);
+  const sinceText = stringOption(values, "since");
+  const since = sinceText !== undefined ? parseSince(sinceText) : undefined;
+  const cwd = stringOption(values, "cwd");
+
+  const home = loadHome(io);
+  const warn = (message: string) => io.stderr.write(`tern: warning: ${message}\n`);
+  for (const warning of home.config.warnings) warn(warning);
+  const registry = createRegistry(home, warn);
+  const store = new FileSessionStore({ home: home.home });
+  const sessions: SessionEvents[] = [];
+  for (const summary of await store.list(cwd !== undefined ? { cwd: resolve(io.cwd, cwd) } : {})) {
+    // An unreadable session is reported and left out; the others still count.
+    if (summary.error) {
+      warn(`session ${summary.id.slice(0, 8)} left out: ${summary.error}`);
+      continue;
+    }
+    try {
+      const session = await store.load(summary.id);
+      sessions.push({ id: summary.id, title: summary.title, events: session.storedEvents() });
+    } catch (error) {
+      warn(`session ${summary.id.slice(0, 8)} left out: ${(error as Error).message}`);
+    }
+  }
+  const report = usageReport(sessions, {
+    by,
+    ...(since !== undefined ? { since } : {}),
+    hasPrice: (provider, model) => registry.get(provider, model) !== undefined,
+  });
+  if (values.json === true) {
+    const json = {
+      by,
+      ...(since !== undefined ? { since: new Date(since).toISOString() } : {}),
+      sessions: sessions.length,
+      rows: report.rows.map(jsonRow),
+      total: jsonRow(report.total),
+    };
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout.write(table(report, createStyle(colorEnabled(io.stdout, io.env)).dim));
+  return 0;
+}
+
+function jsonRow(row: UsageRow) {
+  const { cost: _cost, key, title, ...counts } = row;
+  return { key, ...(title !== undefined ? { title } : {}), ...counts, cost: knownCost(row) };
+}
+
+function table(report: UsageReport, dim: (text: string) => string): string {
+  if (report.total.calls === 0) return "no model calls recorded\n";
+  const width = KEY_WIDTH[report.by];
+  const line = (key: string, cells: string[]) =>
+    `${padEnd(key, width)}${cells.map((cell) => padEnd(cell, 9)).join("")}`.trimEnd();
+  const cells = (row: UsageRow) => [
+    String(row.calls),
+    formatTokens(row.input),
+    formatTokens(row.output),
+    formatTokens(row.cacheRead),
+    costText(row),
+  ];
+  const label = (row: UsageRow) =>
+    report.by === "session"
+      ? `${row.key.slice(0, 8)}  ${oneLine(row.title || "(empty)", width - 12)}`
+      : row.key;
+  const lines = [
+    dim(line(report.by.toUpperCase(), ["CALLS", "IN", "OUT", "CACHED", "COST"])),
+    ...report.rows.map((row) => line(label(row), cells(row))),
+    line("total", cells(report.total)),
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** "$0.12", "unknown" when no call had a price, "$0.12 + unknown" when some had none. */
+function costText(row: UsageRow): string {
+  const cost = knownCost(row);
+  if (cost === null) return "unknown";
+  return row.unpricedCalls > 0 ? `${formatCost(cost)} + unknown` : formatCost(cost);
+}
