@@ -8,6 +8,7 @@ const AGENT_OPTIONS = `Model:
       --api-key KEY        default: OPENAI_API_KEY, ANTHROPIC_API_KEY, <PROVIDER>_API_KEY
       --thinking LEVEL     off, minimal, low, medium, high
       --system TEXT        extra instructions appended to the system prompt
+      --no-instructions    do not load AGENTS.md, CLAUDE.md, .github/copilot-instructions.md
 Loop:
       --tools SET          coding (default: read, write, edit, bash, glob, grep, ...) or none
       --tool-mode MODE     native, json or auto (default auto: native when the model supports it)

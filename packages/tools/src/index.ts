@@ -1,4 +1,15 @@
 export { BUILTIN_TOOL_NAMES, codingTools, createTools } from "./create-tools.js";
+export {
+  DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  formatInstructions,
+  INSTRUCTION_FILE_NAMES,
+  INSTRUCTIONS_MAX_BYTES_ENV,
+  type InstructionFile,
+  type InstructionOptions,
+  type LoadedInstructions,
+  loadInstructions,
+  workspaceRoot,
+} from "./instructions.js";
 export { installPermissions, PERMISSION_HOOK_PRIORITY, permissionHook } from "./permissions/hook.js";
 export { type CallInput, PermissionPolicy } from "./permissions/policy.js";
 export { formatRule, parseRule } from "./permissions/rules.js";

@@ -42,6 +42,8 @@ export interface TernConfig {
   autopilot?: boolean;
   thinking?: string;
   system?: string;
+  /** false: do not load AGENTS.md and the like (--no-instructions). */
+  instructions?: boolean;
   retry?: RetryConfig;
   models?: unknown[];
   providers?: Record<string, ProviderConfig>;
@@ -111,6 +113,7 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   autopilot: [isBoolean, "true or false"],
   thinking: [oneOf(THINKING_LEVELS), `one of ${THINKING_LEVELS.join(", ")}`],
   system: [isString, "a string"],
+  instructions: [isBoolean, "true or false"],
   retry: [isRetry, "an object of numbers (maxRetries, baseDelayMs, maxDelayMs)"],
   models: [Array.isArray, "an array of model entries"],
   providers: [isProviders, 'an object of { "apiKeyEnv": "VARIABLE", "keyless": true|false } by provider'],

@@ -18,6 +18,7 @@ import {
   type AskPermission,
   createSandbox,
   installPermissions,
+  type LoadedInstructions,
   type PermissionPolicy,
   type SandboxOptions,
   type SandboxStatus,
@@ -58,6 +59,8 @@ export interface Runtime {
   /** What confines `bash` (for the header). */
   sandbox: SandboxStatus;
   cwd: string;
+  /** The project instructions loaded into the system prompt. */
+  instructions: LoadedInstructions;
   /** Set when --session resumed a saved session. */
   resumed?: ResumedSession;
   close(): Promise<void>;
@@ -124,6 +127,7 @@ function build(
   const {
     tools,
     systemPrompt,
+    instructions,
     permissions,
     options: agentOptions,
   } = agentParts(settings, {
@@ -134,6 +138,7 @@ function build(
     registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
   });
+  for (const warning of instructions.warnings) options.warn(warning);
   const hooks = new HookRegistry();
   const { policy } = installPermissions(hooks, {
     ...permissions,
@@ -160,6 +165,7 @@ function build(
     permissions: policy,
     sandbox: parts.sandbox,
     cwd,
+    instructions,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
     close: async () => {
       if (closed) return;
