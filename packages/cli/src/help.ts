@@ -36,6 +36,7 @@ Usage:
   tern chat                    interactive session
   tern sessions ls|show|resume|fork|export
   tern models                  models tern knows (built-in and from your config)
+  tern hooks [approve]         command hooks from config.json and .tern/config.json; approve the project's
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
 
@@ -75,6 +76,13 @@ An ID may be shortened to any unique prefix. resume takes the model and loop opt
 
 Lists the built-in catalog and the models of $TERN_HOME/config.json. Any model id works on a
 local server (ollama, llamacpp, lmstudio, vllm) or with --base-url.`,
+
+  hooks: `Usage: tern hooks [approve] [--cwd DIR]
+
+Lists the command hooks of $TERN_HOME/config.json and of the project's .tern/config.json (at the
+git root, or the directory), and whether the project's are approved. A project's hooks run
+commands, so tern run and chat run them only once approved: \`tern hooks approve\` approves the
+current ones for this project (editing them needs a new approval). See packages/cli/README.md.`,
 
   serve: `Usage: tern serve [options]
 

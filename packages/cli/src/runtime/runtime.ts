@@ -23,8 +23,10 @@ import {
   type SandboxOptions,
   type SandboxStatus,
   sandboxWarning,
+  workspaceRoot,
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
+import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
@@ -102,7 +104,24 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const sandbox = await createSandbox(sandboxOptions).status();
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);
-    return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions });
+    const hookSettings = await loadHookSettings(
+      settings.home,
+      settings.config.config.hooks,
+      settings.config.path,
+      workspaceRoot(cwd),
+    );
+    for (const warning of hookSettings.warnings) warn(warning);
+    return build(options, {
+      store,
+      registry,
+      model,
+      cwd,
+      session,
+      resumed,
+      sandbox,
+      sandboxOptions,
+      hookSettings,
+    });
   } catch (error) {
     await resumed?.session.close();
     throw sessionFailure(error);
@@ -120,6 +139,7 @@ function build(
     resumed: ResumedSession | undefined;
     sandbox: SandboxStatus;
     sandboxOptions: SandboxOptions;
+    hookSettings: HookSettings;
   },
 ): Runtime {
   const { settings } = options;
@@ -140,6 +160,9 @@ function build(
   });
   for (const warning of instructions.warnings) options.warn(warning);
   const hooks = new HookRegistry();
+  // Settings hooks run before the permission hook (the lowest priority), so the policy judges
+  // the arguments after every rewrite.
+  installCommandHooks(hooks, parts.hookSettings.active, { root: cwd, sandbox: parts.sandboxOptions });
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,
