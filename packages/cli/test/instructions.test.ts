@@ -73,12 +73,16 @@ describe("project instructions in tern run", () => {
     expect(result.stderr).toMatch(/warning:.*CLAUDE\.md: 512 bytes, only the first 100 loaded/);
   });
 
-  it("--json starts with an instructions_loaded line: paths, sizes, capped flags", async () => {
+  it("--json has an instructions_loaded line after agent_start: paths, sizes, capped flags", async () => {
     const { home, cwd, env } = project();
     server = await startLoopbackServer([textReply("ok")]);
     const result = await runTern(["run", "--json", "hi"], { env: env(server), cwd });
     expect(result.code).toBe(0);
-    const first = JSON.parse(result.stdout.split("\n")[0]!);
+    const [start, first] = result.stdout
+      .split("\n")
+      .slice(0, 2)
+      .map((line) => JSON.parse(line));
+    expect(start).toMatchObject({ type: "agent_start" });
     expect(first).toMatchObject({ type: "instructions_loaded" });
     expect(first.files).toEqual([
       { path: join(home, "AGENTS.md"), scope: "user", bytes: 24, capped: false },

@@ -43,10 +43,14 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
   });
   if (json) {
     const { instructions } = runtime;
-    if (instructions.files.length > 0 || instructions.warnings.length > 0)
-      io.stdout.write(`${JSON.stringify(instructionsEvent(instructions))}\n`);
+    let instructionsShown = instructions.files.length === 0 && instructions.warnings.length === 0;
     agent.subscribe((event) => {
       io.stdout.write(`${eventJson(event, session.id)}\n`);
+      // Right after agent_start, which stays the first line (scripts read the session id there).
+      if (event.type === "agent_start" && !instructionsShown) {
+        instructionsShown = true;
+        io.stdout.write(`${JSON.stringify(instructionsEvent(instructions))}\n`);
+      }
     });
   } else {
     renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
