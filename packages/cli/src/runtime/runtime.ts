@@ -162,7 +162,11 @@ function build(
   const hooks = new HookRegistry();
   // Settings hooks run before the permission hook (the lowest priority), so the policy judges
   // the arguments after every rewrite.
-  installCommandHooks(hooks, parts.hookSettings.active, { root: cwd, sandbox: parts.sandboxOptions });
+  installCommandHooks(hooks, parts.hookSettings.active, {
+    root: cwd,
+    projectDir: workspaceRoot(cwd),
+    sandbox: parts.sandboxOptions,
+  });
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,

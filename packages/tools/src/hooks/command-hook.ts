@@ -14,7 +14,7 @@ import { type HookProcessResult, hookOutput } from "./hook-answer.js";
 export const DEFAULT_COMMAND_HOOK_TIMEOUT_MS = 60_000;
 /** Bytes of stdout or stderr kept from a hook; an answer is a small JSON object. */
 export const HOOK_OUTPUT_MAX_BYTES = 64 * 1024;
-/** Names the workspace for the hook's command (as CLAUDE_PROJECT_DIR does for Claude Code's). */
+/** Names the project directory for the hook's command (as CLAUDE_PROJECT_DIR does for Claude Code's). */
 export const HOOK_PROJECT_DIR_ENV = "TERN_PROJECT_DIR";
 
 export interface CommandHookSpec {
@@ -31,6 +31,8 @@ export interface CommandHookSpec {
 export interface CommandHookOptions {
   /** The workspace: the hook's working directory and the only place it may write. */
   root: string;
+  /** Where the settings that declared the hook live (default `root`): $TERN_PROJECT_DIR. */
+  projectDir?: string;
   /** The same settings as `bash` (default: the sandbox profile). */
   sandbox?: SandboxOptions;
   /** Default /bin/bash. */
@@ -56,6 +58,9 @@ export function commandHook(spec: CommandHookSpec, options: CommandHookOptions):
         command: spec.command,
         root,
         cwd: root,
+        // bash reads ~/.bashrc when its stdin is a socket (it guesses rshd), and Node's pipes are
+        // socketpairs: a hook would run the user's shell startup (slow, and it may take locks).
+        shellOptions: ["--norc"],
         ...(options.env ? { env: options.env } : {}),
       });
       if (!launch.ok) throw new Error(launch.error);
@@ -64,7 +69,7 @@ export function commandHook(spec: CommandHookSpec, options: CommandHookOptions):
         launch.program,
         launch.args,
         root,
-        { ...launch.env, [HOOK_PROJECT_DIR_ENV]: root },
+        { ...launch.env, [HOOK_PROJECT_DIR_ENV]: options.projectDir ?? root },
         stdin,
         signal,
       );
