@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
 import {
   contentText,
@@ -14,6 +15,7 @@ import {
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
+import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -204,6 +206,17 @@ describe("other events", () => {
     expect(toolResultText(server)).toContain("alpha");
   });
 
+  it("a UserPromptSubmit hook that blocks ends the run before any model call (exit 1)", async () => {
+    const { work, env } = setup({
+      UserPromptSubmit: [{ command: "echo 'no prompts on Fridays' >&2; exit 2" }],
+    });
+    server = await startLoopbackServer([textReply("never sent")]);
+    const result = await runTern(["run", "hi"], { env: env(server), cwd: work });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/a hook stopped the run: .*no prompts on Fridays/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("a Stop hook that blocks keeps the agent going with its reason", async () => {
     const { work, env } = setup({
       // Blocks once: the second time the event says a Stop hook is already active.
@@ -290,5 +303,45 @@ describe("project hooks", () => {
     const edited = await runTern(["run", "hi"], { env: hookEnv, cwd: work });
     expect(edited.stderr).toMatch(/not approved/);
     expect(userPrompt(2)).not.toContain("PROJECT CONTEXT");
+  });
+});
+
+describe("hooks in tern serve", () => {
+  it("the user's hooks run in served sessions", async () => {
+    const model = await scriptedOpenAi();
+    const home = tempDir();
+    const work = tempDir();
+    writeFileSync(
+      join(home, "config.json"),
+      JSON.stringify({
+        hooks: { UserPromptSubmit: [{ command: `echo '{"additionalContext":"SERVED HOOK CONTEXT"}'` }] },
+      }),
+    );
+    const served = await startServe([
+      "--port",
+      "0",
+      ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
+    ]);
+    try {
+      const created = await fetch(`${served.base}/api/sessions`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: "{}",
+      });
+      const id = ((await created.json()) as { session: { id: string } }).session.id;
+      model.push({ text: "Hello." });
+      const sent = await fetch(`${served.base}/api/sessions/${id}/messages`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: JSON.stringify({ content: "hi" }),
+      });
+      await sseReader(sent).all();
+      const body = model.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+      const user = body.messages.find((message) => message.role === "user");
+      expect(JSON.stringify(user)).toContain("SERVED HOOK CONTEXT");
+    } finally {
+      // The serve child is stopped by the support's afterAll.
+      await model.close();
+    }
   });
 });

@@ -130,6 +130,28 @@ describe("commandHook", () => {
       { type: "text", text: "body" },
       { type: "text", text: "generated file" },
     ]);
+    const blocking = new HookRegistry([
+      commandHook(
+        { event: "PostToolUse", command: "echo 'secret in output' >&2; exit 2" },
+        { root, sandbox: OFF },
+      ),
+    ]);
+    const blocked = await blocking.runPostToolUse(
+      {
+        toolName: "bash",
+        toolCallId: "c3",
+        args: {},
+        result: { content: [{ type: "text", text: "out" }], isError: false, terminate: false },
+      },
+      report,
+    );
+    expect(blocked).toMatchObject({
+      isError: true,
+      content: [
+        { type: "text", text: "out" },
+        { type: "text", text: "[blocked by a hook] secret in output" },
+      ],
+    });
     const prompt = await hooks.runUserPromptSubmit(
       { message: { role: "user", content: "original", timestamp: 0 }, prompt: "original" },
       report,
