@@ -6,7 +6,7 @@ import { type Io, processIo } from "./cli/io.js";
 import { helpFor } from "./help.js";
 import { VERSION } from "./version.js";
 
-const COMMANDS = ["run", "chat", "sessions", "models", "usage", "demo", "serve", "help", "version"];
+const COMMANDS = ["run", "chat", "sessions", "models", "usage", "hooks", "demo", "serve", "help", "version"];
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
   const [command, ...rest] = argv;
@@ -22,6 +22,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<Exit
         return await (await import("./commands/models.js")).modelsCommand(rest, io);
       case "usage":
         return await (await import("./commands/usage.js")).usageCommand(rest, io);
+      case "hooks":
+        return await (await import("./commands/hooks.js")).hooksCommand(rest, io);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(rest, io);
       case "serve":

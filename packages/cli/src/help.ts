@@ -8,6 +8,7 @@ const AGENT_OPTIONS = `Model:
       --api-key KEY        default: OPENAI_API_KEY, ANTHROPIC_API_KEY, <PROVIDER>_API_KEY
       --thinking LEVEL     off, minimal, low, medium, high
       --system TEXT        extra instructions appended to the system prompt
+      --no-instructions    do not load AGENTS.md, CLAUDE.md, .github/copilot-instructions.md
 Loop:
       --tools SET          coding (default: read, write, edit, bash, glob, grep, ...) or none
       --tool-mode MODE     native, json or auto (default auto: native when the model supports it)
@@ -42,6 +43,7 @@ Usage:
   tern sessions ls|show|resume|fork|export
   tern models                  models tern knows (built-in and from your config)
   tern usage                   tokens and cost of the recorded sessions (--since, --by, --json)
+  tern hooks [approve]         command hooks from config.json and .tern/config.json; approve the project's
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
 
@@ -90,6 +92,13 @@ not $0; --json gives it as null.`,
 
 Lists the built-in catalog and the models of $TERN_HOME/config.json. Any model id works on a
 local server (ollama, llamacpp, lmstudio, vllm) or with --base-url.`,
+
+  hooks: `Usage: tern hooks [approve] [--cwd DIR]
+
+Lists the command hooks of $TERN_HOME/config.json and of the project's .tern/config.json (at the
+git root, or the directory), and whether the project's are approved. A project's hooks run
+commands, so tern run and chat run them only once approved: \`tern hooks approve\` approves the
+current ones for this project (editing them needs a new approval). See packages/cli/README.md.`,
 
   serve: `Usage: tern serve [options]
 

@@ -11,13 +11,19 @@ import { defaultTernHome } from "./load-config.js";
 
 export const APPROVALS_FILE = "mcp-approvals.json";
 
+/**
+ * What an approval covers: an MCP server's configuration, or any other setting that runs commands
+ * (tern's CLI keeps project hooks' approvals in a store of their own file).
+ */
+export type ApprovedConfig = McpServerConfig | object;
+
 export interface ApprovalStore {
-  isApproved(projectDir: string, server: string, config: McpServerConfig): Promise<boolean>;
-  approve(projectDir: string, server: string, config: McpServerConfig): Promise<void>;
+  isApproved(projectDir: string, server: string, config: ApprovedConfig): Promise<boolean>;
+  approve(projectDir: string, server: string, config: ApprovedConfig): Promise<void>;
 }
 
 /** A stable hash of a server's configuration (key order does not matter). */
-export function configHash(config: McpServerConfig): string {
+export function configHash(config: ApprovedConfig): string {
   return createHash("sha256").update(canonicalJson(config)).digest("hex");
 }
 
@@ -52,13 +58,13 @@ export class FileApprovalStore implements ApprovalStore {
     this.file = options.file ?? join(options.home ?? defaultTernHome(), APPROVALS_FILE);
   }
 
-  async isApproved(projectDir: string, server: string, config: McpServerConfig): Promise<boolean> {
+  async isApproved(projectDir: string, server: string, config: ApprovedConfig): Promise<boolean> {
     const data = await this.read();
     if (data instanceof Error) return false;
     return data.projects[await projectKey(projectDir)]?.[server] === configHash(config);
   }
 
-  async approve(projectDir: string, server: string, config: McpServerConfig): Promise<void> {
+  async approve(projectDir: string, server: string, config: ApprovedConfig): Promise<void> {
     const data = await this.read();
     if (data instanceof Error) throw data;
     const key = await projectKey(projectDir);

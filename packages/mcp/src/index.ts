@@ -1,6 +1,7 @@
 export {
   APPROVALS_FILE,
   type ApprovalStore,
+  type ApprovedConfig,
   configHash,
   FileApprovalStore,
   pendingApprovals,

@@ -1,4 +1,24 @@
 export { BUILTIN_TOOL_NAMES, codingTools, createTools } from "./create-tools.js";
+export {
+  type CommandHookOptions,
+  type CommandHookSpec,
+  commandHook,
+  DEFAULT_COMMAND_HOOK_TIMEOUT_MS,
+  HOOK_OUTPUT_MAX_BYTES,
+  HOOK_PROJECT_DIR_ENV,
+} from "./hooks/command-hook.js";
+export { BLOCK_EXIT_CODE } from "./hooks/hook-answer.js";
+export {
+  DEFAULT_INSTRUCTIONS_MAX_BYTES,
+  formatInstructions,
+  INSTRUCTION_FILE_NAMES,
+  INSTRUCTIONS_MAX_BYTES_ENV,
+  type InstructionFile,
+  type InstructionOptions,
+  type LoadedInstructions,
+  loadInstructions,
+  workspaceRoot,
+} from "./instructions.js";
 export { installPermissions, PERMISSION_HOOK_PRIORITY, permissionHook } from "./permissions/hook.js";
 export { type CallInput, PermissionPolicy } from "./permissions/policy.js";
 export { formatRule, parseRule } from "./permissions/rules.js";

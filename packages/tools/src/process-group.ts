@@ -14,13 +14,15 @@ export function spawnGroup(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
+  /** "pipe" to write to the program's stdin (command hooks get their event there). */
+  stdin: "ignore" | "pipe" = "ignore",
 ): GroupRun {
   const child = spawn(program, args, {
     cwd,
     env,
     // detached makes the child a process-group leader (setsid), so -pid names its whole group.
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [stdin, "pipe", "pipe"],
   });
   const kill = () => {
     if (child.pid === undefined) return;

@@ -9,6 +9,7 @@ import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
+import { instructionsHeader } from "../render/instructions.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { describeCall } from "../render/tool-lines.js";
@@ -90,6 +91,8 @@ export class ChatApp {
     this.print(
       `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${describeSandbox(runtime.sandbox)} · ${runtime.cwd}`)}`,
     );
+    const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
+    if (instructions) this.print(style.dim(instructions));
     this.print(
       style.dim(
         "Enter sends · while it works: Enter steers, Alt+Enter queues a follow-up · Ctrl-C aborts, twice exits · /help",

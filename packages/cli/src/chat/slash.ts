@@ -4,6 +4,7 @@ import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
+import { instructionLabels } from "../render/instructions.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveSessionId } from "../runtime/session-ids.js";
@@ -31,12 +32,13 @@ export const SLASH_HELP = [
   "/resume ID             continue another session",
   "/fork [ENTRY]          branch this session into a new one (at an entry id from tern sessions show)",
   "/tools                 tools and what the permission policy lets them do",
+  "/context               the instruction files (AGENTS.md...) in the system prompt",
   "/mode MODE             permission mode: ask, accept-edits, read-only, bypass",
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
   "keys: Enter sends; while the agent works Enter steers and Alt+Enter queues a follow-up; Ctrl-C aborts",
 ];
 
-const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions"]);
+const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions", "/context"]);
 
 /** Runs one slash command line. Unknown commands are reported, never sent to the model. */
 export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
@@ -71,6 +73,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return ctx.switchSession(arg, "fork");
     case "/tools":
       return listTools(ctx);
+    case "/context":
+      return listContext(ctx);
     case "/mode":
       if (!(PERMISSION_MODES as readonly string[]).includes(arg))
         return print(
@@ -152,4 +156,17 @@ function listTools(ctx: SlashContext): void {
   const { allow, deny } = policy.rules;
   if (allow.length > 0) print(style.dim(`  allow: ${allow.join(", ")}`));
   if (deny.length > 0) print(style.dim(`  deny: ${deny.join(", ")}`));
+}
+
+function listContext(ctx: SlashContext): void {
+  const { runtime, style, print } = ctx;
+  const { instructions } = runtime;
+  const labels = instructionLabels(instructions, runtime.cwd);
+  if (labels.length === 0)
+    print(style.dim("no instruction files loaded (AGENTS.md, CLAUDE.md, .github/copilot-instructions.md)"));
+  else print(style.dim(`instructions, in prompt order (the later wins), from root ${instructions.root}:`));
+  instructions.files.forEach((file, index) => {
+    print(`  ${labels[index]}  ${style.dim(`${file.scope}, ${file.bytes} bytes`)}`);
+  });
+  for (const warning of instructions.warnings) print(style.yellow(`  ${warning}`));
 }

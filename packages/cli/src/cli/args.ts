@@ -30,6 +30,7 @@ export const AGENT_OPTIONS: OptionSpecs = {
   autopilot: { type: "boolean" },
   thinking: { type: "string" },
   system: { type: "string" },
+  "no-instructions": { type: "boolean" },
   cwd: { type: "string", short: "C" },
   session: { type: "string", short: "s" },
   "allow-tool": { type: "string", multiple: true },

@@ -54,6 +54,8 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     answerMode: "direct",
     maxTurns: 20,
     autopilot: false,
+    // The scripted model reads no instructions; the user's own AGENTS.md has no place here.
+    instructions: false,
     cwd: project,
     explicitCwd: true,
     mode: "accept-edits",

@@ -15,7 +15,7 @@ import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../conf
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
 import { replaysOffline } from "../runtime/cassette.js";
-import { servedEngineOptions } from "../runtime/served.js";
+import { servedEngineOptions, servedHooks } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -28,6 +28,8 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env);
+  const hooks = await servedHooks(settings);
+  for (const warning of hooks.warnings) warn(warning);
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};
@@ -45,7 +47,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const page = webRoot();
   served = await listen(server, {
     ...(page !== undefined ? { webRoot: page } : {}),
-    engine: { ...servedEngineOptions(settings, server, { registry, model, env }), secrets },
+    engine: { ...servedEngineOptions(settings, server, { registry, model, env, hooks }), secrets },
     onShutdown: () => void stop(),
   });
   if (settings.tools !== "none") {

@@ -42,6 +42,10 @@ export interface TernConfig {
   autopilot?: boolean;
   thinking?: string;
   system?: string;
+  /** Command hooks by event (config/hooks.ts parses and checks the entries). */
+  hooks?: Record<string, unknown>;
+  /** false: do not load AGENTS.md and the like (--no-instructions). */
+  instructions?: boolean;
   retry?: RetryConfig;
   models?: unknown[];
   providers?: Record<string, ProviderConfig>;
@@ -92,6 +96,7 @@ const isRoles: Check = (value) =>
   Object.entries(value).every(
     ([role, id]) => (MODEL_ROLES as readonly string[]).includes(role) && isString(id),
   );
+const isObject: Check = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 const isRetry: Check = (value) =>
   typeof value === "object" &&
   value !== null &&
@@ -111,6 +116,8 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   autopilot: [isBoolean, "true or false"],
   thinking: [oneOf(THINKING_LEVELS), `one of ${THINKING_LEVELS.join(", ")}`],
   system: [isString, "a string"],
+  instructions: [isBoolean, "true or false"],
+  hooks: [isObject, "an object of hook lists by event (PreToolUse, PostToolUse, ...)"],
   retry: [isRetry, "an object of numbers (maxRetries, baseDelayMs, maxDelayMs)"],
   models: [Array.isArray, "an array of model entries"],
   providers: [isProviders, 'an object of { "apiKeyEnv": "VARIABLE", "keyless": true|false } by provider'],

@@ -59,6 +59,8 @@ export interface AgentSettings extends Home {
   autopilot: boolean;
   thinking?: ThinkingLevel;
   system?: string;
+  /** Load project instructions (AGENTS.md...): off with --no-instructions / "instructions": false. */
+  instructions: boolean;
   cwd: string;
   /** --cwd was given: it wins over a resumed session's directory. */
   explicitCwd: boolean;
@@ -117,6 +119,7 @@ export function resolveAgentSettings(
       config.maxTurns ??
       DEFAULT_MAX_TURNS,
     autopilot: values.autopilot === true || config.autopilot === true,
+    instructions: values["no-instructions"] !== true && config.instructions !== false,
     cwd,
     explicitCwd: cwdFlag !== undefined,
     mode: choice("--mode", stringOption(values, "mode") ?? config.mode ?? "ask", PERMISSION_MODES),

@@ -11,7 +11,15 @@ import {
   TASK_COMPLETE_TOOL,
 } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
-import { type AnyBuiltinTool, createTools, type PermissionOptions, type SandboxOptions } from "@tern/tools";
+import {
+  type AnyBuiltinTool,
+  createTools,
+  formatInstructions,
+  type LoadedInstructions,
+  loadInstructions,
+  type PermissionOptions,
+  type SandboxOptions,
+} from "@tern/tools";
 import { chooseModel, explicitApiKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { cassetteFetch, replayKey } from "./cassette.js";
@@ -21,6 +29,8 @@ import { systemPrompt } from "./system-prompt.js";
 export interface AgentParts {
   tools: AnyBuiltinTool[];
   systemPrompt: string;
+  /** The project instructions in the system prompt (none with --no-instructions). */
+  instructions: LoadedInstructions;
   /** The policy's options, without `ask` and `tools` (each command asks its own way). */
   permissions: Omit<PermissionOptions, "ask" | "tools">;
   /** Thinking level, stream options (key, retries), the context guard and the ReAct options. */
@@ -46,11 +56,16 @@ export function agentParts(
       ? []
       : createTools({ root: cwd, sandbox: where.sandbox ?? bashSandbox(settings) });
   const apiKey = replayKey(settings.cassette, explicitApiKey(model, settings, env));
+  const instructions: LoadedInstructions = settings.instructions
+    ? loadInstructions({ cwd, home: settings.home, env })
+    : { root: cwd, files: [], warnings: [] };
   return {
     tools,
+    instructions,
     systemPrompt: systemPrompt({
       cwd,
       toolNames: tools.map((tool) => tool.name),
+      instructions: formatInstructions(instructions.files),
       ...(settings.system ? { extra: settings.system } : {}),
     }),
     permissions: {

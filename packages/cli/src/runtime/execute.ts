@@ -7,6 +7,7 @@ import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
 import { plural } from "../render/format.js";
+import { instructionsEvent, instructionsHeader } from "../render/instructions.js";
 import { eventJson } from "../render/json-events.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
@@ -41,8 +42,15 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
     if (event.type === "answer_end" && event.error !== undefined) synthesisError = event.error;
   });
   if (json) {
+    const { instructions } = runtime;
+    let instructionsShown = instructions.files.length === 0 && instructions.warnings.length === 0;
     agent.subscribe((event) => {
       io.stdout.write(`${eventJson(event, session.id)}\n`);
+      // Right after agent_start, which stays the first line (scripts read the session id there).
+      if (event.type === "agent_start" && !instructionsShown) {
+        instructionsShown = true;
+        io.stdout.write(`${JSON.stringify(instructionsEvent(instructions))}\n`);
+      }
     });
   } else {
     renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
@@ -55,6 +63,8 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       runtime.cwd,
     ];
     surface.line(style.dim(`tern · ${parts.join(" · ")}`));
+    const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
+    if (instructions) surface.line(style.dim(`tern · ${instructions}`));
   }
 
   let interrupted = false;

@@ -18,12 +18,15 @@ import {
   type AskPermission,
   createSandbox,
   installPermissions,
+  type LoadedInstructions,
   type PermissionPolicy,
   type SandboxOptions,
   type SandboxStatus,
   sandboxWarning,
+  workspaceRoot,
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
+import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
@@ -59,6 +62,8 @@ export interface Runtime {
   /** What confines `bash` (for the header). */
   sandbox: SandboxStatus;
   cwd: string;
+  /** The project instructions loaded into the system prompt. */
+  instructions: LoadedInstructions;
   /** Set when --session resumed a saved session. */
   resumed?: ResumedSession;
   close(): Promise<void>;
@@ -103,7 +108,24 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const sandbox = await createSandbox(sandboxOptions).status();
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);
-    return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions });
+    const hookSettings = await loadHookSettings(
+      settings.home,
+      settings.config.config.hooks,
+      settings.config.path,
+      workspaceRoot(cwd),
+    );
+    for (const warning of hookSettings.warnings) warn(warning);
+    return build(options, {
+      store,
+      registry,
+      model,
+      cwd,
+      session,
+      resumed,
+      sandbox,
+      sandboxOptions,
+      hookSettings,
+    });
   } catch (error) {
     await resumed?.session.close();
     throw sessionFailure(error);
@@ -121,6 +143,7 @@ function build(
     resumed: ResumedSession | undefined;
     sandbox: SandboxStatus;
     sandboxOptions: SandboxOptions;
+    hookSettings: HookSettings;
   },
 ): Runtime {
   const { settings } = options;
@@ -128,6 +151,7 @@ function build(
   const {
     tools,
     systemPrompt,
+    instructions,
     permissions,
     options: agentOptions,
   } = agentParts(settings, {
@@ -138,7 +162,15 @@ function build(
     registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
   });
+  for (const warning of instructions.warnings) options.warn(warning);
   const hooks = new HookRegistry();
+  // Settings hooks run before the permission hook (the lowest priority), so the policy judges
+  // the arguments after every rewrite.
+  installCommandHooks(hooks, parts.hookSettings.active, {
+    root: cwd,
+    projectDir: workspaceRoot(cwd),
+    sandbox: parts.sandboxOptions,
+  });
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,
@@ -165,6 +197,7 @@ function build(
     permissions: policy,
     sandbox: parts.sandbox,
     cwd,
+    instructions,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
     close: async () => {
       if (closed) return;

@@ -1,17 +1,32 @@
 // The engine `tern serve` runs: every session it opens gets the coding agent of `tern run`
 // (agent-parts.ts) for its own workspace, with the model the client picks from the catalog, and
-// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal.
+// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal. Settings
+// hooks: the user's run in every session; the project's (approved) only in sessions whose
+// workspace root is the served one (approval is read once, at startup).
 import type { Model, ModelRegistry } from "@tern/ai";
 import { type AgentConfig, type EngineOptions, registryCatalog } from "@tern/server";
+import { workspaceRoot } from "@tern/tools";
+import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
-import { agentParts } from "./agent-parts.js";
+import { agentParts, bashSandbox } from "./agent-parts.js";
+
+/** The settings hooks for the served workspace (warnings included), read once at startup. */
+export function servedHooks(settings: AgentSettings): Promise<HookSettings> {
+  return loadHookSettings(
+    settings.home,
+    settings.config.config.hooks,
+    settings.config.path,
+    workspaceRoot(settings.cwd),
+  );
+}
 
 export function servedEngineOptions(
   settings: AgentSettings,
   serve: ServeSettings,
-  parts: { registry: ModelRegistry; model: Model; env: NodeJS.ProcessEnv },
+  parts: { registry: ModelRegistry; model: Model; env: NodeJS.ProcessEnv; hooks?: HookSettings },
 ): EngineOptions {
+  const servedRoot = workspaceRoot(settings.cwd);
   return {
     models: registryCatalog(parts.registry, parts.model),
     home: settings.home,
@@ -19,7 +34,14 @@ export function servedEngineOptions(
     allowRoots: [settings.cwd, ...serve.allowRoots],
     permissionTimeoutMs: serve.permissionTimeoutMs,
     maxRuns: serve.maxRuns,
-    configureAgent: ({ cwd, model }): AgentConfig => {
+    configureAgent: ({ cwd, model, hooks }): AgentConfig => {
+      const root = workspaceRoot(cwd);
+      const settingsHooks = root === servedRoot ? parts.hooks?.active : parts.hooks?.user;
+      installCommandHooks(hooks, settingsHooks ?? [], {
+        root: cwd,
+        projectDir: root,
+        sandbox: bashSandbox(settings),
+      });
       const { tools, systemPrompt, permissions, options } = agentParts(settings, {
         cwd,
         model,

@@ -3,6 +3,8 @@
 export function systemPrompt(options: {
   cwd: string;
   toolNames: string[];
+  /** Project instructions (formatInstructions), before `extra` so --system has the last word. */
+  instructions?: string;
   extra?: string;
   now?: Date;
 }): string {
@@ -24,6 +26,7 @@ export function systemPrompt(options: {
     "",
     `Platform: ${process.platform}. Shell: bash. Date: ${date}.`,
   ];
+  if (options.instructions) lines.push("", options.instructions);
   if (options.extra) lines.push("", options.extra);
   return lines.join("\n");
 }

@@ -35,6 +35,8 @@ export interface LaunchRequest {
   cwd: string;
   /** The command's environment; default: tern's own, scrubbed of keys. */
   env?: NodeJS.ProcessEnv;
+  /** Shell options before `-c` (command hooks pass --norc). */
+  shellOptions?: readonly string[];
 }
 
 export interface Sandbox {
@@ -70,7 +72,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     status,
     async launch(request) {
       const env = request.env ?? scrubEnvironment(process.env);
-      const shellArgs = [request.shell, "-c", request.command];
+      const shellArgs = [request.shell, ...(request.shellOptions ?? []), "-c", request.command];
       const current = await status();
       if (current.profile === "off")
         return { ok: true, program: shellArgs[0]!, args: shellArgs.slice(1), env };

@@ -1,0 +1,208 @@
+// Project instructions: the AGENTS.md files (and CLAUDE.md, .github/copilot-instructions.md) people
+// already keep for coding agents, read into the system prompt. Order, so the nearest file wins when
+// they disagree: the user's $TERN_HOME/AGENTS.md first, then the workspace root (git root, or the
+// cwd outside a repository), then each directory down to the cwd. A bad file (a symlink leaving its
+// tree, unreadable, binary, too large) is skipped or cut with a warning; loading never throws.
+
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+
+/** The names looked for in each directory, in this order. */
+export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", join(".github", "copilot-instructions.md")];
+/** Bytes read from one file at most; the rest is dropped with a visible note. */
+export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
+/** Overrides DEFAULT_INSTRUCTIONS_MAX_BYTES (a positive whole number of bytes). */
+export const INSTRUCTIONS_MAX_BYTES_ENV = "TERN_INSTRUCTIONS_MAX_BYTES";
+
+export interface InstructionFile {
+  /** Absolute path as found (not the symlink's target). */
+  path: string;
+  scope: "user" | "project";
+  /** The file's size on disk. */
+  bytes: number;
+  /** True when only the first `maxBytes` were loaded. */
+  capped: boolean;
+  /** The loaded text (with the cap note when capped). */
+  text: string;
+}
+
+export interface LoadedInstructions {
+  /** The workspace root the search started from. */
+  root: string;
+  files: InstructionFile[];
+  /** One line per skipped or odd file. */
+  warnings: string[];
+}
+
+export interface InstructionOptions {
+  /** Where the agent works. */
+  cwd: string;
+  /** $TERN_HOME: its AGENTS.md is the user's own instructions. */
+  home?: string;
+  /** Default: $TERN_INSTRUCTIONS_MAX_BYTES, else DEFAULT_INSTRUCTIONS_MAX_BYTES. */
+  maxBytes?: number;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The nearest directory at or above `cwd` holding `.git` (a repository or worktree), else `cwd`. */
+export function workspaceRoot(cwd: string): string {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
+/** Reads every instruction file for `cwd`, in prompt order. */
+export function loadInstructions(options: InstructionOptions): LoadedInstructions {
+  const warnings: string[] = [];
+  const maxBytes = options.maxBytes ?? maxBytesFrom(options.env ?? process.env, warnings);
+  const root = workspaceRoot(options.cwd);
+  const files: InstructionFile[] = [];
+  const seen = new Set<string>();
+  const add = (path: string, scope: InstructionFile["scope"], tree?: string) => {
+    const file = readInstructionFile(path, scope, tree, maxBytes, seen, warnings);
+    if (file) files.push(file);
+  };
+  if (options.home) add(join(options.home, "AGENTS.md"), "user");
+  for (const dir of directoriesDown(root, options.cwd)) {
+    for (const name of INSTRUCTION_FILE_NAMES) add(join(dir, name), "project", root);
+  }
+  return { root, files, warnings };
+}
+
+/** The instructions as a system-prompt section, each file framed with its path. */
+export function formatInstructions(files: readonly InstructionFile[]): string {
+  if (files.length === 0) return "";
+  const parts = [
+    "Instructions from the user and the project follow, in order: the user's own first, then from the " +
+      "workspace root down to the working directory. When they disagree, the later (nearer) one wins.",
+  ];
+  for (const file of files) {
+    parts.push(`<instructions path="${file.path}" scope="${file.scope}">\n${file.text}\n</instructions>`);
+  }
+  return parts.join("\n\n");
+}
+
+function maxBytesFrom(env: NodeJS.ProcessEnv, warnings: string[]): number {
+  const text = env[INSTRUCTIONS_MAX_BYTES_ENV];
+  if (text === undefined || text.trim() === "") return DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const value = Number(text);
+  if (Number.isInteger(value) && value > 0) return value;
+  warnings.push(
+    `${INSTRUCTIONS_MAX_BYTES_ENV} must be a positive whole number of bytes (got ${JSON.stringify(text)}); using ${DEFAULT_INSTRUCTIONS_MAX_BYTES}`,
+  );
+  return DEFAULT_INSTRUCTIONS_MAX_BYTES;
+}
+
+/** `root`, then each directory below it on the way to `cwd`, then `cwd`. */
+function directoriesDown(root: string, cwd: string): string[] {
+  const rest = relative(root, cwd);
+  if (rest === "" || rest.startsWith("..")) return [root];
+  const dirs = [root];
+  let dir = root;
+  for (const part of rest.split(sep)) {
+    dir = join(dir, part);
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+function readInstructionFile(
+  path: string,
+  scope: InstructionFile["scope"],
+  /** Project files must stay inside it; the user's own file may link anywhere. */
+  tree: string | undefined,
+  maxBytes: number,
+  seen: Set<string>,
+  warnings: string[],
+): InstructionFile | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT") warnings.push(`instructions ${path}: ${(error as Error).message}; skipped`);
+    else if (isDanglingLink(path)) warnings.push(`instructions ${path}: a symlink to nothing; skipped`);
+    return undefined;
+  }
+  // A link may point within its tree (CLAUDE.md -> AGENTS.md is common), never out of it: a
+  // checked-out repository must not pull ~/.ssh/config into the prompt.
+  if (tree !== undefined && !inside(real, realOr(tree))) {
+    warnings.push(`instructions ${path}: a symlink to ${real}, outside ${tree}; skipped`);
+    return undefined;
+  }
+  if (seen.has(real)) return undefined;
+  seen.add(real);
+  let fd: number | undefined;
+  try {
+    fd = openSync(real, "r");
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      warnings.push(`instructions ${path}: not a regular file; skipped`);
+      return undefined;
+    }
+    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes));
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    const head = buffer.subarray(0, length);
+    const text = decodeText(head, length < stat.size);
+    if (text === undefined) {
+      warnings.push(`instructions ${path}: binary, not text; skipped`);
+      return undefined;
+    }
+    const capped = length < stat.size;
+    if (capped)
+      warnings.push(
+        `instructions ${path}: ${stat.size} bytes, only the first ${length} loaded (${INSTRUCTIONS_MAX_BYTES_ENV} raises the cap)`,
+      );
+    const note = capped
+      ? `\n[tern: this file has ${stat.size} bytes; only the first ${length} were loaded]`
+      : "";
+    return { path, scope, bytes: stat.size, capped, text: text.trimEnd() + note };
+  } catch (error) {
+    warnings.push(`instructions ${path}: ${(error as Error).message}; skipped`);
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** UTF-8 text, or undefined for binary (a NUL byte, or bytes that are not UTF-8). */
+function decodeText(bytes: Buffer, cut: boolean): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  // A cap can split a character: drop an incomplete sequence at the end.
+  let end = bytes.length;
+  if (cut) {
+    let back = 0;
+    while (back < 3 && end - back > 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
+    const lead = bytes[end - back - 1] ?? 0;
+    const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+    if (back + 1 < needed) end -= back + 1;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Called after realpath said ENOENT: a link whose target is missing (not a missing file). */
+function isDanglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+function inside(path: string, dir: string): boolean {
+  const rest = relative(dir, path);
+  return rest !== "" && !rest.startsWith("..") && !rest.startsWith(sep);
+}
