@@ -38,6 +38,9 @@ export const AGENT_OPTIONS: OptionSpecs = {
   sandbox: { type: "string" },
   "allow-net": { type: "boolean" },
   strategy: { type: "string" },
+  // MCP servers (config/mcp-settings.ts).
+  "mcp-config": { type: "string", multiple: true },
+  "no-mcp": { type: "boolean" },
 };
 
 /** Options every command takes. */

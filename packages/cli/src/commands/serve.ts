@@ -14,6 +14,7 @@ import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/mode
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
+import { openMcp } from "../runtime/mcp.js";
 import { servedEngineOptions } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
@@ -27,6 +28,8 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
+  // Nobody to ask here: project MCP servers start only if approved before (tern mcp approve).
+  const mcp = await openMcp({ settings: settings.mcp, home: settings.home, cwd: settings.cwd, env, warn });
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};
@@ -39,14 +42,23 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     if (stopping) return;
     stopping = true;
     await served?.close().catch(() => {});
+    await mcp?.close();
     finished(0);
   };
   const page = webRoot();
-  served = await listen(server, {
-    ...(page !== undefined ? { webRoot: page } : {}),
-    engine: { ...servedEngineOptions(settings, server, { registry, model, env }), secrets },
-    onShutdown: () => void stop(),
-  });
+  try {
+    served = await listen(server, {
+      ...(page !== undefined ? { webRoot: page } : {}),
+      engine: {
+        ...servedEngineOptions(settings, server, { registry, model, env, ...(mcp ? { mcp } : {}) }),
+        secrets,
+      },
+      onShutdown: () => void stop(),
+    });
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
   if (settings.tools !== "none") {
     // Once, at start: where the sandbox cannot run, bash calls fail until --sandbox off.
     const sandbox = await createSandbox(bashSandbox(settings)).status();

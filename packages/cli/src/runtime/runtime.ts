@@ -5,6 +5,7 @@ import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
 import { HookRegistry } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
+import type { McpManager } from "@tern/mcp";
 import {
   createSessionAgent,
   FileSessionStore,
@@ -27,6 +28,7 @@ import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
+import { currentMcpTools, type McpApprover, mcpTurns, openMcp } from "./mcp.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
 
@@ -44,6 +46,8 @@ export interface RuntimeOptions {
   react?: Partial<ReactOptions>;
   /** Name of a new session. */
   sessionName?: string;
+  /** Asks about project MCP servers not approved yet; without it they are skipped. */
+  approveMcp?: McpApprover;
 }
 
 export interface Runtime {
@@ -60,6 +64,8 @@ export interface Runtime {
   cwd: string;
   /** Set when --session resumed a saved session. */
   resumed?: ResumedSession;
+  /** The workspace's MCP servers, when any are configured (and not --no-mcp). */
+  mcp?: McpManager;
   close(): Promise<void>;
 }
 
@@ -76,6 +82,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       throw sessionFailure(error);
     }
   }
+  let mcp: McpManager | undefined;
   try {
     const model =
       options.model ??
@@ -91,6 +98,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const secrets = options.model ? [] : await ensureConfiguredKey(model, settings, env);
     const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
     checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
+    // Before the session exists: a malformed MCP configuration stops here and leaves no session behind.
+    mcp = await openMcp({
+      settings: settings.mcp,
+      home: settings.home,
+      cwd,
+      env,
+      warn,
+      ...(options.approveMcp ? { approve: options.approveMcp } : {}),
+    });
     const session =
       resumed?.session ??
       (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
@@ -99,9 +115,9 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     const sandbox = await createSandbox(sandboxOptions).status();
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);
-    return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions });
+    return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions, mcp });
   } catch (error) {
-    await resumed?.session.close();
+    await Promise.all([resumed?.session.close(), mcp?.close()]);
     throw sessionFailure(error);
   }
 }
@@ -117,10 +133,11 @@ function build(
     resumed: ResumedSession | undefined;
     sandbox: SandboxStatus;
     sandboxOptions: SandboxOptions;
+    mcp: McpManager | undefined;
   },
 ): Runtime {
   const { settings } = options;
-  const { session, model, cwd } = parts;
+  const { session, model, cwd, mcp } = parts;
   const {
     tools,
     systemPrompt,
@@ -138,6 +155,7 @@ function build(
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,
+    currentTools: currentMcpTools(mcp),
     ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
   });
   const { agent, binding } = createSessionAgent(session, {
@@ -146,6 +164,8 @@ function build(
     tools,
     hooks,
     ...agentOptions,
+    // MCP tools join between turns: servers come up lazily, restart, or change their lists.
+    ...(mcp ? { prepareNextTurn: mcpTurns(mcp) } : {}),
     ...options.agentOptions,
   });
   let closed = false;
@@ -161,11 +181,12 @@ function build(
     sandbox: parts.sandbox,
     cwd,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
+    ...(mcp ? { mcp } : {}),
     close: async () => {
       if (closed) return;
       closed = true;
       binding.detach();
-      await session.close();
+      await Promise.all([session.close(), mcp?.close()]);
     },
   };
 }

@@ -1,16 +1,20 @@
 // The engine `tern serve` runs: every session it opens gets the coding agent of `tern run`
 // (agent-parts.ts) for its own workspace, with the model the client picks from the catalog, and
-// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal.
+// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal. The MCP
+// servers of the served workspace (--cwd) are shared by every session; each session's agent
+// picks their tools up between its own turns.
 import type { Model, ModelRegistry } from "@tern/ai";
+import type { McpManager } from "@tern/mcp";
 import { type AgentConfig, type EngineOptions, registryCatalog } from "@tern/server";
 import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts } from "./agent-parts.js";
+import { currentMcpTools, mcpTurns } from "./mcp.js";
 
 export function servedEngineOptions(
   settings: AgentSettings,
   serve: ServeSettings,
-  parts: { registry: ModelRegistry; model: Model; env: NodeJS.ProcessEnv },
+  parts: { registry: ModelRegistry; model: Model; env: NodeJS.ProcessEnv; mcp?: McpManager },
 ): EngineOptions {
   return {
     models: registryCatalog(parts.registry, parts.model),
@@ -26,7 +30,17 @@ export function servedEngineOptions(
         env: parts.env,
         registry: parts.registry,
       });
-      return { ...options, tools, systemPrompt, ...(tools.length > 0 ? { permissions } : {}) };
+      const { mcp } = parts;
+      return {
+        ...options,
+        tools,
+        systemPrompt,
+        ...(mcp ? { prepareNextTurn: mcpTurns(mcp) } : {}),
+        // MCP tools are guarded like the built-in ones, even with --tools none.
+        ...(tools.length > 0 || mcp
+          ? { permissions: { ...permissions, currentTools: currentMcpTools(mcp) } }
+          : {}),
+      };
     },
   };
 }
