@@ -113,13 +113,18 @@ function reportFailures(manager: McpManager, warn: (message: string) => void): v
  * the manager's startup ceiling, so a slow one never holds the run up for long), then every turn
  * gets the current MCP tools when they changed.
  */
-export function mcpTurns(manager: McpManager): (turn: TurnPreparation) => Promise<TurnPatch | undefined> {
+export function mcpTurns(
+  manager: McpManager,
+  warn?: (message: string) => void,
+): (turn: TurnPreparation) => Promise<TurnPatch | undefined> {
   const next = manager.turnPreparer();
   let started = false;
   return async (turn) => {
     if (!started) {
       started = true;
-      await manager.waitForStartup(turn.signal);
+      const statuses = await manager.waitForStartup(turn.signal);
+      for (const server of statuses.filter((s) => s.state === "starting"))
+        warn?.(`MCP server "${server.name}" is still starting; its tools join the run when it is up`);
     }
     return next(turn);
   };

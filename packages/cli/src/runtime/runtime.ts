@@ -165,7 +165,7 @@ function build(
     hooks,
     ...agentOptions,
     // MCP tools join between turns: servers come up lazily, restart, or change their lists.
-    ...(mcp ? { prepareNextTurn: mcpTurns(mcp) } : {}),
+    ...(mcp ? { prepareNextTurn: mcpTurns(mcp, options.warn) } : {}),
     ...options.agentOptions,
   });
   let closed = false;
