@@ -25,6 +25,7 @@ import {
   wireMessages,
 } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
+import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -376,5 +377,56 @@ describe("tern mcp ls", () => {
       ["dead", "failed"],
       ["f", "ready"],
     ]);
+  });
+});
+
+describe("tern serve", () => {
+  it("gives served sessions the workspace's MCP tools, guarded by the permission policy; unapproved project servers are skipped", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    writeConfig(join(work, ".mcp.json"), { memory: nodeServer(memoryBin) });
+    const config = writeConfig(join(work, "f.json"), { f: nodeServer(faultServer, ["tools"]) });
+    server = await startLoopbackServer([
+      toolReply([
+        { name: "mcp__f__look", args: {} },
+        { name: "mcp__f__echo", args: { text: "x" } },
+      ]),
+      textReply("Looked."),
+    ]);
+    const { base, proc } = await startServe([
+      "--port",
+      "0",
+      "--base-url",
+      `${server.baseUrl}/v1`,
+      "--model",
+      "test-model",
+      "--home",
+      home,
+      "--cwd",
+      work,
+      "--mcp-config",
+      config,
+      "--permission-timeout",
+      "1",
+      // No built-in tools: the MCP tools are still guarded.
+      "--tools",
+      "none",
+    ]);
+    expect(proc.stderr).toMatch(/MCP server "memory" from .*was not started: .*tern mcp approve memory/);
+    const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
+    const id = ((await created.json()) as { session: { id: string } }).session.id;
+    const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ content: "look" }),
+    });
+    const frames = await sseReader(reply).all();
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Looked." } });
+    expect(toolNames(0)).toContain("mcp__f__look");
+    expect(toolNames(0)).not.toContain("mcp__memory__read_graph");
+    const [look, echo] = toolResults(1);
+    // Read-only by the server's hint: runs in ask mode; echo needs a yes nobody gave.
+    expect(contentText(look)).toBe("looked");
+    expect(contentText(echo)).toMatch(/nobody answered/);
   });
 });
