@@ -11,6 +11,8 @@ import type { Io } from "../cli/io.js";
 import { resolveMcpSettings } from "../config/mcp-settings.js";
 import { checkDirectory, loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
+import { mcpStatusLines } from "../render/mcp-status.js";
+import { createStyle } from "../render/style.js";
 import { inWorkspace, loadWorkspaceMcp, startupOptions } from "../runtime/mcp.js";
 import { describeMcpServer } from "../runtime/mcp-ask.js";
 import { wantsHelp } from "./shared.js";
@@ -90,16 +92,11 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
     io.stdout.write(`no MCP servers configured (${cwd}/.mcp.json, $TERN_HOME/mcp.json, --mcp-config)\n`);
     return 0;
   }
+  const style = createStyle(false);
   for (const row of rows) {
-    const state = row.state === "starting" ? "still starting" : row.state;
-    io.stdout.write(`${row.name}  ${state}  ${row.scope}  ${row.target}\n`);
-    if (row.error) io.stdout.write(`  error: ${row.error.split("\n")[0]}\n`);
+    for (const line of mcpStatusLines([row], style)) io.stdout.write(`${line}\n`);
     if (row.state === "not approved")
       io.stdout.write(`  approve with: tern mcp approve ${row.name}${io.cwd === cwd ? "" : ` -C ${cwd}`}\n`);
-    for (const tool of row.tools)
-      io.stdout.write(
-        `  ${tool.name}${tool.readOnly ? "  (read-only)" : ""}${tool.note ? `  ${tool.note}` : ""}\n`,
-      );
   }
   return 0;
 }
