@@ -15,7 +15,7 @@ import {
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
-import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
+import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
@@ -130,5 +130,35 @@ describe("tern mcp serve", () => {
     })) as TextResult;
     expect(result.content[0]!.text).toBe("Seen.");
     expect(result.structuredContent).toMatchObject({ cwd: other, mode: "ask" });
+  });
+
+  it("aborts the run when the host cancels the request, and serves the next one", async () => {
+    model = await startLoopbackServer([
+      // Slow enough that the cancellation arrives mid-stream.
+      textReply("a very long answer that streams slowly ".repeat(20), { delayMs: 200, chunkSize: 200 }),
+      textReply("Second."),
+    ]);
+    const { client, home } = await connect(["--mode", "read-only"]);
+    const controller = new AbortController();
+    const first = client.callTool({ name: "run_task", arguments: { prompt: "slow" } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => controller.abort(),
+    });
+    await expect(first).rejects.toThrow(/abort/i);
+    const second = (await client.callTool({ name: "run_task", arguments: { prompt: "next" } })) as TextResult;
+    // Whether the first run's model request went out before the cancellation decides which reply
+    // the second run gets; either way it gets a whole answer.
+    expect(second.isError).toBeFalsy();
+    expect(["Second.", "a very long answer that streams slowly ".repeat(20)]).toContain(
+      second.content[0]!.text,
+    );
+    // The first run was stopped and saved as interrupted, not left running.
+    const sessions = await runTern(["sessions", "ls", "--all", "--json"], {
+      env: ternEnv({ TERN_HOME: home }),
+    });
+    const slow = (JSON.parse(sessions.stdout) as { title: string; path: string }[]).find(
+      (s) => s.title === "slow",
+    )!;
+    expect(readFileSync(slow.path, "utf8")).toMatch(/"stopReason":"aborted"/);
   });
 });
