@@ -185,6 +185,32 @@ describe("tern run with MCP servers", () => {
   });
 });
 
+describe("tern run --strategy plan with MCP servers", () => {
+  it("gives the plan's steps the MCP tools", async () => {
+    const { work, env } = setup();
+    const config = writeConfig(join(work, "f.json"), { f: nodeServer(faultServer, ["tools"]) });
+    server = await startLoopbackServer([
+      toolReply([
+        { name: "make_plan", args: { steps: [{ id: "look", task: "Look around", dependencies: [] }] } },
+      ]),
+      toolReply([{ name: "mcp__f__look", args: {} }]),
+      textReply("Looked."),
+      toolReply([
+        { name: "analyze_results", args: { achieved: true, confidence: 0.9, reasoning: "looked" } },
+      ]),
+      textReply("It looked."),
+    ]);
+    const result = await runTern(
+      ["run", "--strategy", "plan", "--tools", "none", "--mcp-config", config, "look around"],
+      { env: env(server), cwd: work },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("It looked.\n");
+    expect(toolNames(1)).toContain("mcp__f__look");
+    expect(contentText(toolResults(2)[0])).toBe("looked");
+  });
+});
+
 describe("faults", () => {
   it("a server that exits at start is reported; one that hangs is left behind the startup ceiling and stopped at exit", async () => {
     const tag = `hang-${process.pid}-${Date.now()}`;

@@ -44,7 +44,12 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
     surface,
     runtime,
     json,
-    start: () => runtime.agent.prompt(prompt),
+    start: async () => {
+      // A plan's steps take the tools the agent has when it starts: let the MCP servers come up
+      // first (a loop waits in its first turn instead).
+      if (settings.strategy !== "loop") await runtime.mcp?.waitForStartup();
+      return runtime.agent.prompt(prompt);
+    },
   });
   return code;
 }

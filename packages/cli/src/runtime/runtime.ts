@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
 import { HookRegistry } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
-import type { McpManager } from "@tern/mcp";
+import { isMcpTool, type McpManager } from "@tern/mcp";
 import {
   createSessionAgent,
   FileSessionStore,
@@ -168,6 +168,10 @@ function build(
     ...(mcp ? { prepareNextTurn: mcpTurns(mcp, options.warn) } : {}),
     ...options.agentOptions,
   });
+  // A plan's steps and the next prompt start from the agent's tools: keep their MCP part current.
+  mcp?.onChange(() =>
+    agent.setTools([...agent.state.tools.filter((tool) => !isMcpTool(tool)), ...mcp.tools()]),
+  );
   let closed = false;
   return {
     agent,
