@@ -28,6 +28,8 @@ Workspace and permissions:
 MCP servers ($TERN_HOME/mcp.json, the workspace's .mcp.json; see tern mcp --help):
       --mcp-config FILE    more servers from FILE ({"mcpServers": {...}}; repeatable)
       --no-mcp             start no MCP server
+      --mcp-sandbox        run local MCP servers under the bash sandbox (workspace writable, no
+                           network unless --allow-net); default: with your privileges, unconfined
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {
@@ -110,13 +112,13 @@ ${AGENT_OPTIONS.replace(/^.*-s, --session.*\n/m, "")}`,
   tern mcp ls [--json]                 the MCP servers of this workspace: state, transport, tools
   tern mcp approve NAME... | --all     let the project's .mcp.json servers start (remembered)
   tern mcp serve [options]             tern as an MCP server on stdin/stdout (tool "run_task")
-Options: -C, --cwd DIR (the workspace), --mcp-config FILE (repeatable).
+Options: -C, --cwd DIR (the workspace), --mcp-config FILE (repeatable), --mcp-sandbox, --allow-net.
 
 Servers come from $TERN_HOME/mcp.json, the workspace's .mcp.json and --mcp-config files, in the
 {"mcpServers": {...}} shape of Claude Code and the Copilot CLI. A project's servers start only
 once approved: tern chat and tern run on a terminal ask; elsewhere (a pipe, tern serve) they are
 skipped with a warning until tern mcp approve. MCP servers run with your privileges, outside the
-bash sandbox. Their tools are mcp__SERVER__TOOL: allow or deny them like any tool
+bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or deny them like any tool
 (--allow-tool 'mcp__github__*', --deny-tool mcp__fs__write_file); tools the server marks
 read-only run in read-only mode and without asking.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a

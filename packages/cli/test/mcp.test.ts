@@ -5,6 +5,7 @@
 // malformed configurations, project approvals and Ctrl-C.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createSandbox } from "@tern/tools";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   everythingBin,
@@ -208,6 +209,45 @@ describe("tern run --strategy plan with MCP servers", () => {
     expect(result.stdout).toBe("It looked.\n");
     expect(toolNames(1)).toContain("mcp__f__look");
     expect(contentText(toolResults(2)[0])).toBe("looked");
+  });
+});
+
+describe("--mcp-sandbox", () => {
+  it("runs a local server under bubblewrap: it writes in the workspace and nowhere else", async () => {
+    const status = await createSandbox().status();
+    if (status.profile !== "sandbox" || !status.available) {
+      console.warn(`skipped: the sandbox cannot run here`);
+      return;
+    }
+    const { work, env } = setup();
+    const outside = tempDir();
+    // The filesystem server is told it may use the whole disk: only the sandbox stops it.
+    const config = writeConfig(join(work, "fs.json"), { fs: nodeServer(filesystemBin, ["/"]) });
+    const script = () => [
+      selectTools(["mcp__fs__write_file"]),
+      toolReply([
+        { name: "mcp__fs__write_file", args: { path: join(work, "in.txt"), content: "in" } },
+        { name: "mcp__fs__write_file", args: { path: join(outside, "out.txt"), content: "out" } },
+      ]),
+      textReply("done"),
+    ];
+    server = await startLoopbackServer(script());
+    const args = ["run", "--tools", "none", "--mode", "bypass", "--mcp-config", config, "write"];
+    const confined = await runTern([...args, "--mcp-sandbox"], { env: env(server), cwd: work });
+    expect(confined.code, confined.stderr).toBe(0);
+    const [inside, out] = toolResults(2);
+    expect(contentText(inside)).toMatch(/Successfully wrote/);
+    // Outside the workspace the disk is read-only, and /tmp a private one: either way, nothing lands.
+    expect(contentText(out)).toMatch(/read-only file system|EROFS|ENOENT/i);
+    expect(readFileSync(join(work, "in.txt"), "utf8")).toBe("in");
+    expect(existsSync(join(outside, "out.txt"))).toBe(false);
+
+    // Without the option the same server writes wherever the user may: it is not sandboxed.
+    await server.close();
+    server = await startLoopbackServer(script());
+    const open = await runTern(args, { env: env(server), cwd: work });
+    expect(open.code).toBe(0);
+    expect(readFileSync(join(outside, "out.txt"), "utf8")).toBe("out");
   });
 });
 

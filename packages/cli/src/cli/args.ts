@@ -41,6 +41,7 @@ export const AGENT_OPTIONS: OptionSpecs = {
   // MCP servers (config/mcp-settings.ts).
   "mcp-config": { type: "string", multiple: true },
   "no-mcp": { type: "boolean" },
+  "mcp-sandbox": { type: "boolean" },
 };
 
 /** Options every command takes. */

@@ -13,13 +13,15 @@ import { checkDirectory, loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
 import { mcpStatusLines } from "../render/mcp-status.js";
 import { createStyle } from "../render/style.js";
-import { inWorkspace, loadWorkspaceMcp, startupOptions } from "../runtime/mcp.js";
+import { loadWorkspaceMcp, startableConfigs, startupOptions } from "../runtime/mcp.js";
 import { describeMcpServer } from "../runtime/mcp-ask.js";
 import { wantsHelp } from "./shared.js";
 
 const WORKSPACE_OPTIONS: OptionSpecs = {
   cwd: { type: "string", short: "C" },
   "mcp-config": { type: "string", multiple: true },
+  "mcp-sandbox": { type: "boolean" },
+  "allow-net": { type: "boolean" },
 };
 
 export async function mcpCommand(argv: string[], io: Io): Promise<ExitCode> {
@@ -52,17 +54,25 @@ async function workspace(values: OptionValues, io: Io) {
   const settings = resolveMcpSettings(values, io.cwd);
   const config = await loadWorkspaceMcp(settings, home, cwd, io.env);
   const store = new FileApprovalStore({ home });
-  return { cwd, config, store, pending: await pendingApprovals(config.servers, cwd, store) };
+  const sandbox = { allowNet: values["allow-net"] === true, hide: [home] };
+  return {
+    cwd,
+    settings,
+    sandbox,
+    config,
+    store,
+    pending: await pendingApprovals(config.servers, cwd, store),
+  };
 }
 
 async function list(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("mcp ls", argv, { ...WORKSPACE_OPTIONS, json: { type: "boolean" } }, 0);
   if (wantsHelp(values, io, helpFor("mcp"))) return 0;
-  const { cwd, config, pending } = await workspace(values, io);
+  const { cwd, settings, sandbox, config, pending } = await workspace(values, io);
   const waiting = new Set(pending.map((entry) => entry.name));
   const startable = config.servers.filter((entry) => !waiting.has(entry.name));
   const manager = new McpManager(
-    Object.fromEntries(startable.map((entry) => [entry.name, inWorkspace(entry.config, cwd)])),
+    await startableConfigs(startable, cwd, settings, sandbox),
     startupOptions(io.env),
   );
   let statuses: McpServerStatus[];

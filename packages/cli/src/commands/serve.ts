@@ -29,7 +29,14 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
   // Nobody to ask here: project MCP servers start only if approved before (tern mcp approve).
-  const mcp = await openMcp({ settings: settings.mcp, home: settings.home, cwd: settings.cwd, env, warn });
+  const mcp = await openMcp({
+    settings: settings.mcp,
+    home: settings.home,
+    cwd: settings.cwd,
+    env,
+    warn,
+    sandbox: bashSandbox(settings),
+  });
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};

@@ -1,6 +1,6 @@
 // The MCP flags of `run`, `chat` and `serve`: --mcp-config FILE (repeatable) adds configuration
 // files after $TERN_HOME/mcp.json and the project's .mcp.json; --no-mcp starts no MCP server at
-// all. The two flags are in AGENT_OPTIONS (cli/args.ts); their meaning lives here.
+// all; --mcp-sandbox runs local (stdio) servers under the bash sandbox. The flags are in AGENT_OPTIONS (cli/args.ts); their meaning lives here.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { listOption, type OptionValues } from "../cli/args.js";
@@ -11,6 +11,8 @@ export interface McpSettings {
   enabled: boolean;
   /** --mcp-config files, absolute, in the order given. */
   files: string[];
+  /** --mcp-sandbox: local servers run under bubblewrap like `bash` (workspace writable, no network). */
+  sandbox: boolean;
 }
 
 export function resolveMcpSettings(values: OptionValues, cwd: string): McpSettings {
@@ -25,5 +27,5 @@ export function resolveMcpSettings(values: OptionValues, cwd: string): McpSettin
     } catch {}
     if (!isFile) throw new UsageError(`--mcp-config ${file}: no such file`);
   }
-  return { enabled, files };
+  return { enabled, files, sandbox: values["mcp-sandbox"] === true };
 }

@@ -4,6 +4,7 @@
 // warning naming `tern mcp approve`), starts the rest lazily and in parallel, and says when one
 // fails. A malformed configuration is a usage error (exit 2): a server that silently does not
 // exist is worse than a clear stop, and --no-mcp runs without.
+import { realpathSync } from "node:fs";
 import type { AnyAgentTool, TurnPatch, TurnPreparation } from "@tern/agent";
 import {
   FileApprovalStore,
@@ -15,6 +16,7 @@ import {
   type McpServerState,
   pendingApprovals,
 } from "@tern/mcp";
+import { createSandbox, type SandboxOptions } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
 import type { McpSettings } from "../config/mcp-settings.js";
 
@@ -30,6 +32,8 @@ export interface OpenMcpOptions {
   warn: (message: string) => void;
   /** Without it, unapproved project servers are skipped (with a warning). */
   approve?: McpApprover;
+  /** How `bash` is confined; with --mcp-sandbox local servers run the same way. */
+  sandbox?: SandboxOptions;
 }
 
 /** Reads and checks the configuration; a problem is a usage error naming its file. */
@@ -68,12 +72,24 @@ export async function openMcp(options: OpenMcpOptions): Promise<McpManager | und
   const servers = config.servers.filter((entry) => !skipped.has(entry.name));
   if (servers.length === 0) return undefined;
   const manager = new McpManager(
-    Object.fromEntries(servers.map((entry) => [entry.name, inWorkspace(entry.config, cwd)])),
+    await startableConfigs(servers, cwd, settings, options.sandbox),
     startupOptions(env),
   );
   reportFailures(manager, warn);
   manager.start();
   return manager;
+}
+
+/** The servers' configurations as they start: in the workspace, and confined under --mcp-sandbox. */
+export async function startableConfigs(
+  servers: readonly McpServerEntry[],
+  cwd: string,
+  settings: McpSettings,
+  sandbox: SandboxOptions = {},
+): Promise<Record<string, McpServerConfig>> {
+  const configs = servers.map((entry) => inWorkspace(entry.config, cwd));
+  const confined = settings.sandbox ? await confine(configs, cwd, sandbox) : configs;
+  return Object.fromEntries(servers.map((entry, i) => [entry.name, confined[i]!]));
 }
 
 /**
@@ -92,8 +108,46 @@ function notApproved(entry: McpServerEntry, cwd: string, asked: boolean): string
 }
 
 /** A local server with no `cwd` of its own runs in the workspace, like the agent's tools. */
-export function inWorkspace(config: McpServerConfig, cwd: string): McpServerConfig {
+function inWorkspace(config: McpServerConfig, cwd: string): McpServerConfig {
   return config.type === "stdio" && config.cwd === undefined ? { ...config, cwd } : config;
+}
+
+/**
+ * --mcp-sandbox: each local server's command runs under bubblewrap like `bash` (the workspace the
+ * only writable directory, tern's home hidden, no network unless --allow-net). Remote servers are
+ * not processes of ours and stay as they are. A sandbox that cannot run here is a usage error:
+ * asked-for confinement never silently falls away.
+ */
+async function confine(
+  configs: McpServerConfig[],
+  cwd: string,
+  options: SandboxOptions,
+): Promise<McpServerConfig[]> {
+  const sandbox = createSandbox({ ...options, profile: "sandbox" });
+  const root = realpathSync(cwd);
+  return Promise.all(
+    configs.map(async (config) => {
+      if (config.type !== "stdio") return config;
+      const launch = await sandbox.launch({
+        shell: "/bin/sh",
+        command: "",
+        argv: [config.command, ...config.args],
+        root,
+        cwd: config.cwd ?? root,
+        env: {},
+      });
+      if (!launch.ok) throw new UsageError(`--mcp-sandbox: ${launch.error}`);
+      const env = Object.entries(launch.env).filter(
+        (pair): pair is [string, string] => pair[1] !== undefined,
+      );
+      return {
+        ...config,
+        command: launch.program,
+        args: launch.args,
+        env: { ...Object.fromEntries(env), ...config.env },
+      };
+    }),
+  );
 }
 
 /** One warning each time a server ends up failed (it does not come back without a retry). */

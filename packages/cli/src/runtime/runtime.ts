@@ -105,6 +105,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       cwd,
       env,
       warn,
+      sandbox: bashSandbox(settings),
       ...(options.approveMcp ? { approve: options.approveMcp } : {}),
     });
     const session =
