@@ -422,6 +422,20 @@ describe("project servers need approval", () => {
   });
 });
 
+describe("a corrupt approvals file", () => {
+  it("approves nothing and is never overwritten: approve fails naming it", async () => {
+    const { home, work, env } = setup();
+    writeConfig(join(work, ".mcp.json"), { f: nodeServer(faultServer, ["tools"]) });
+    writeFileSync(join(home, "mcp-approvals.json"), "{ broken");
+    const approve = await runTern(["mcp", "approve", "--all"], { env: env(), cwd: work });
+    expect(approve.code).toBe(1);
+    expect(approve.stderr).toMatch(/MCP approvals .*mcp-approvals\.json are corrupt; fix or delete the file/);
+    expect(readFileSync(join(home, "mcp-approvals.json"), "utf8")).toBe("{ broken");
+    const listed = await runTern(["mcp", "ls"], { env: env(), cwd: work });
+    expect(listed.stdout).toMatch(/^f {2}not approved/m);
+  });
+});
+
 describe("tern mcp ls", () => {
   it("shows each server's state, error and tools, as text and as JSON", async () => {
     const { work, env } = setup();

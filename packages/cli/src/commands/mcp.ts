@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import { FileApprovalStore, McpManager, type McpServerStatus, pendingApprovals } from "@tern/mcp";
 import { type OptionSpecs, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
-import { type ExitCode, UsageError } from "../cli/errors.js";
+import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { resolveMcpSettings } from "../config/mcp-settings.js";
 import { checkDirectory, loadHome } from "../config/settings.js";
@@ -131,7 +131,11 @@ async function approve(argv: string[], io: Io): Promise<ExitCode> {
         `no project MCP server "${name}" in ${cwd}/.mcp.json (project servers: ${project.map((e) => e.name).join(", ") || "none"})`,
       );
     const already = !pending.some((e) => e.name === name);
-    if (!already) await store.approve(cwd, entry.name, entry.config);
+    // A corrupt approvals file is refused, not overwritten: say which file.
+    if (!already)
+      await store.approve(cwd, entry.name, entry.config).catch((error: Error) => {
+        throw new CliError(error.message);
+      });
     io.stdout.write(
       `${already ? "already approved" : "approved"}: ${name}: ${describeMcpServer(entry.config)}\n`,
     );
