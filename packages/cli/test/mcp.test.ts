@@ -103,6 +103,10 @@ describe("tern run with MCP servers", () => {
     expect(result.stdout).toBe("tern speaks MCP.\n");
     expect(result.stderr).toMatch(/mcp memory/);
     expect(toolNames(0)).toContain("mcp__memory__read_graph");
+    // With --tools none the system prompt names the servers instead of saying there are no tools.
+    const system = contentText(wireMessages(server.requests[0]!.body)[0]);
+    expect(system).toContain("MCP servers (memory) add tools named mcp__<server>__<tool>");
+    expect(system).not.toContain("answer from the conversation alone");
     const [created, deleted] = toolResults(1);
     expect(contentText(created)).toContain('"name": "tern"');
     // No rule allows deleting and there is no terminal to ask.

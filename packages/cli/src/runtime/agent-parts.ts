@@ -37,6 +37,8 @@ export function agentParts(
     sandbox?: SandboxOptions;
     /** Resolves the plan roles' models ("roles" in config.json); without it steps use `model`. */
     registry?: ModelRegistry;
+    /** The MCP servers whose tools may join (named in the system prompt). */
+    mcpServers?: readonly string[];
   },
 ): AgentParts {
   const { cwd, model, env } = where;
@@ -50,6 +52,7 @@ export function agentParts(
     systemPrompt: systemPrompt({
       cwd,
       toolNames: tools.map((tool) => tool.name),
+      ...(where.mcpServers ? { mcpServers: where.mcpServers } : {}),
       ...(settings.system ? { extra: settings.system } : {}),
     }),
     permissions: {

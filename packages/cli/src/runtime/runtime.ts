@@ -151,6 +151,7 @@ function build(
     sandbox: parts.sandboxOptions,
     registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
+    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
   });
   const hooks = new HookRegistry();
   const { policy } = installPermissions(hooks, {

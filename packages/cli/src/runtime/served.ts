@@ -29,16 +29,16 @@ export function servedEngineOptions(
         model,
         env: parts.env,
         registry: parts.registry,
+        ...(parts.mcp ? { mcpServers: parts.mcp.status().map((server) => server.name) } : {}),
       });
-      const { mcp } = parts;
       return {
         ...options,
         tools,
         systemPrompt,
-        ...(mcp ? { prepareNextTurn: mcpTurns(mcp) } : {}),
+        ...(parts.mcp ? { prepareNextTurn: mcpTurns(parts.mcp) } : {}),
         // MCP tools are guarded like the built-in ones, even with --tools none.
-        ...(tools.length > 0 || mcp
-          ? { permissions: { ...permissions, currentTools: currentMcpTools(mcp) } }
+        ...(tools.length > 0 || parts.mcp
+          ? { permissions: { ...permissions, currentTools: currentMcpTools(parts.mcp) } }
           : {}),
       };
     },
