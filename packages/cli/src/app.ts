@@ -6,7 +6,19 @@ import { type Io, processIo } from "./cli/io.js";
 import { helpFor } from "./help.js";
 import { VERSION } from "./version.js";
 
-const COMMANDS = ["run", "chat", "sessions", "models", "usage", "hooks", "demo", "serve", "help", "version"];
+const COMMANDS = [
+  "run",
+  "chat",
+  "sessions",
+  "models",
+  "usage",
+  "hooks",
+  "demo",
+  "serve",
+  "mcp",
+  "help",
+  "version",
+];
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
   const [command, ...rest] = argv;
@@ -28,6 +40,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<Exit
         return await (await import("./commands/demo.js")).demoCommand(rest, io);
       case "serve":
         return await (await import("./commands/serve.js")).serveCommand(rest, io);
+      case "mcp":
+        return await (await import("./commands/mcp.js")).mcpCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

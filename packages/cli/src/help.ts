@@ -32,6 +32,11 @@ Cassettes (record once, replay offline):
       --replay-timing T    none (default: at once) or real (the recorded pace)
       --replay-miss M      fail (default: an unrecorded request is an error) or record
                            (send it to the provider and append it to FILE)
+MCP servers ($TERN_HOME/mcp.json, the workspace's .mcp.json; see tern mcp --help):
+      --mcp-config FILE    more servers from FILE ({"mcpServers": {...}}; repeatable)
+      --no-mcp             start no MCP server
+      --mcp-sandbox        run local MCP servers under the bash sandbox (workspace writable, no
+                           network unless --allow-net); default: with your privileges, unconfined
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {
@@ -46,6 +51,7 @@ Usage:
   tern hooks [approve]         command hooks from config.json and .tern/config.json; approve the project's
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
+  tern mcp ls|approve|serve    MCP servers: their state and tools, approving a project's, tern as one
 
 Options: tern <command> --help.   Version: tern --version
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
@@ -66,7 +72,7 @@ Interactive. When idle, Enter sends a prompt. While the agent works, Enter sends
 message (read after the current tool calls) and Alt+Enter a follow-up (read when it would stop).
 Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
 Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
-/tools, /mode MODE, /help, /exit.
+/tools, /mcp [retry NAME], /mode MODE, /help, /exit.
 
 ${AGENT_OPTIONS}`,
 
@@ -126,6 +132,22 @@ POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionR
 See packages/server/README.md for the HTTP API.
 
 ${AGENT_OPTIONS.replace(/^.*-s, --session.*\n/m, "")}`,
+
+  mcp: `Usage:
+  tern mcp ls [--json]                 the MCP servers of this workspace: state, transport, tools
+  tern mcp approve NAME... | --all     let the project's .mcp.json servers start (remembered)
+  tern mcp serve [options]             tern as an MCP server on stdin/stdout (tool "run_task")
+Options: -C, --cwd DIR (the workspace), --mcp-config FILE (repeatable), --mcp-sandbox, --allow-net.
+
+Servers come from $TERN_HOME/mcp.json, the workspace's .mcp.json and --mcp-config files, in the
+{"mcpServers": {...}} shape of Claude Code and the Copilot CLI. A project's servers start only
+once approved: tern chat and tern run on a terminal ask; elsewhere (a pipe, tern serve) they are
+skipped with a warning until tern mcp approve. MCP servers run with your privileges, outside the
+bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or deny them like any tool
+(--allow-tool 'mcp__github__*', --deny-tool mcp__fs__write_file); tools the server marks
+read-only run in read-only mode and without asking.
+tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
+caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).`,
 
   demo: `Usage: tern demo [--fast] [--keep] [--web [--port N]]
 

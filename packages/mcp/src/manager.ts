@@ -40,7 +40,6 @@ export class McpManager {
   /** Every tool this manager handed out, to tell them from other tools in a turn's list. */
   private readonly created = new WeakSet<AnyAgentTool>();
   private version = 0;
-  private lastSeenVersion = -1;
 
   constructor(servers: Record<string, McpServerConfig>, options: McpManagerOptions = {}) {
     this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
@@ -112,19 +111,26 @@ export class McpManager {
    * For `AgentLoopConfig.prepareNextTurn`: when the MCP toolset changed since the last turn, the
    * turn's tools become its non-MCP tools plus the current MCP tools. Waits (briefly) for tool
    * list refreshes in flight, so a tools/list_changed sent during a call counts for the next turn.
+   * For one agent; agents sharing this manager each take their own `turnPreparer()`.
    */
-  prepareNextTurn = async (turn: Pick<TurnPreparation, "tools">): Promise<TurnPatch | undefined> => {
-    const refreshes = this.connections.flatMap((c) => c.pendingRefresh() ?? []);
-    if (refreshes.length > 0) {
-      const limit = new Promise<void>((resolve) => setTimeout(resolve, REFRESH_WAIT_MS).unref());
-      await Promise.race([Promise.all(refreshes), limit]);
-    }
-    if (this.version === this.lastSeenVersion) return undefined;
-    this.lastSeenVersion = this.version;
-    // Only this manager's tools are replaced: another manager's MCP tools stay.
-    const own: AnyAgentTool[] = turn.tools.filter((tool) => !this.created.has(tool));
-    return { tools: [...own, ...this.tools()] };
-  };
+  prepareNextTurn = this.turnPreparer();
+
+  /** A `prepareNextTurn` that remembers which toolset its own agent saw last. */
+  turnPreparer(): (turn: Pick<TurnPreparation, "tools">) => Promise<TurnPatch | undefined> {
+    let seen = -1;
+    return async (turn) => {
+      const refreshes = this.connections.flatMap((c) => c.pendingRefresh() ?? []);
+      if (refreshes.length > 0) {
+        const limit = new Promise<void>((resolve) => setTimeout(resolve, REFRESH_WAIT_MS).unref());
+        await Promise.race([Promise.all(refreshes), limit]);
+      }
+      if (this.version === seen) return undefined;
+      seen = this.version;
+      // Only this manager's tools are replaced: another manager's MCP tools stay.
+      const own: AnyAgentTool[] = turn.tools.filter((tool) => !this.created.has(tool));
+      return { tools: [...own, ...this.tools()] };
+    };
+  }
 
   /** Tries a failed server again. */
   retry(server: string): void {

@@ -67,4 +67,32 @@ describe("MCP tools and permissions", () => {
     expect(textOf(run.results[0])).toBe("echo: x");
     expect(textOf(run.results[1])).toContain('"mcp__f__fail" denies it');
   });
+
+  it("judges tools by their kind when the call is checked, not when the policy was built", async () => {
+    const late = new McpManager({ f: fault("tools") });
+    try {
+      const hooks = new HookRegistry();
+      // Built before the server is up: the policy has never seen its tools.
+      installPermissions(hooks, { mode: "read-only", tools: [], currentTools: () => late.tools() });
+      await late.waitForStartup();
+      const run = await runScripted(
+        late.tools(),
+        [
+          {
+            content: [
+              fauxToolCall("mcp__f__look", {}, "look"),
+              fauxToolCall("mcp__f__echo", { text: "x" }, "echo"),
+            ],
+          },
+          "done",
+        ],
+        { hooks },
+      );
+      expect(textOf(run.results[0])).toBe("looked");
+      expect(textOf(run.results[1])).toContain("read-only mode");
+      expect(textOf(run.results[1])).toContain("mcp__f__look");
+    } finally {
+      await late.close();
+    }
+  });
 });

@@ -42,4 +42,4 @@ export { lsTool } from "./tools/ls.js";
 export { readTool } from "./tools/read.js";
 export { writeTool } from "./tools/write.js";
 export * from "./types.js";
-export { type Resolution, Workspace } from "./workspace.js";
+export { isInside, type Resolution, Workspace } from "./workspace.js";

@@ -123,6 +123,23 @@ describe("modes", () => {
     expect(verdict(policy.check({ toolName: "unknown", args: {} }))).toBe("ask");
   });
 
+  it("reads the kinds of tools that arrive later when each call is checked", () => {
+    const later: { name: string; kind: string }[] = [];
+    const policy = new PermissionPolicy({
+      mode: "read-only",
+      currentTools: () => later as never,
+      kinds: { pinned_tool: "exec" },
+    });
+    const call = { toolName: "mcp__docs__search", args: {} };
+    expect(verdict(policy.check(call))).toBe("deny");
+    later.push({ name: "mcp__docs__search", kind: "read" }, { name: "pinned_tool", kind: "read" });
+    expect(verdict(policy.check(call))).toBe("allow");
+    // A kind named in the options still wins over the tool's own.
+    expect(verdict(policy.check({ toolName: "pinned_tool", args: {} }))).toBe("deny");
+    const denied = policy.check({ toolName: "other", args: {} });
+    expect("reason" in denied && denied.reason).toContain("(read, ls, glob, grep, mcp__docs__search)");
+  });
+
   it("read-only is a ceiling that allow rules do not lift", () => {
     const policy = new PermissionPolicy({ mode: "read-only", allow: ["bash(git status)"] });
     const check = policy.check(bash("git status"));

@@ -1,7 +1,10 @@
-// Tool selection: with many tools registered, one structured call before the loop picks the few
-// the task needs, from a compact catalog. Anything unusable (an error, garbage, an empty list,
-// only unknown names) keeps every tool: selection may only save tokens, never lose a tool the
-// model needs. Pinned tools are always kept, and `request_tools` lets the model load more later.
+// Tool selection: with many tools registered, one structured call before the first model call
+// picks the few the task needs, from a compact catalog. Anything unusable (an error, garbage, an
+// empty list, only unknown names) keeps every tool: selection may only save tokens, never lose a
+// tool the model needs. Pinned tools are always kept, and `request_tools` lets the model load more
+// later. Tools that join the run after its first turn (MCP servers that came up late or changed
+// their lists) are hidden behind `request_tools` too when the run has more than the threshold,
+// so a late server's fifty tools do not flood every later turn.
 
 import type { JsonSchema, Model } from "@tern/ai";
 import { userMessage } from "../messages.js";
@@ -43,28 +46,58 @@ export function toolSelection(options: ToolSelectionOptions = {}): LoopPolicy {
   const pinned = new Set(options.pinnedTools ?? []);
   return {
     name: "tool_selection",
-    start: async (run) => {
-      const all = run.tools.slice();
-      if (all.length <= threshold) return undefined;
-      await run.emit({ type: "phase", phase: "selecting_tools", detail: { totalTools: all.length } });
-      const picked = await pick(run, options.model ?? run.model, all, { max, pinned, lineChars });
-      if (!picked) return undefined;
-      // Tools this selection hid; tools added to the run later are not its business.
-      const hidden = new Set(all.filter((tool) => !picked.has(tool.name)).map((tool) => tool.name));
-      let requestTool: AnyAgentTool | undefined;
-      const loaded = (names: string[]) => {
-        for (const name of names) hidden.delete(name);
-        requestTool = undefined; // its description lists the hidden tools: rebuild it
+    start: () => {
+      // Decided before the first model call rather than at start: tools that join the run in its
+      // first prepareNextTurn (MCP servers coming up) are part of the choice.
+      let decided = false;
+      /** The tools of the first turn: a tool not among them arrived later. */
+      const seen = new Set<string>();
+      /** What the selection kept; undefined when no selection ran (every first-turn tool stays). */
+      let picked: Set<string> | undefined;
+      /** The selection failed: every tool stays, now and later. */
+      let keepAll = false;
+      const loaded = new Set<string>();
+      let requestTool: { key: string; tool: AnyAgentTool } | undefined;
+      const hiddenIn = (runTools: readonly AnyAgentTool[]): Set<string> => {
+        const crowded = picked !== undefined || runTools.length > threshold;
+        const hidden = new Set<string>();
+        for (const { name } of runTools) {
+          if (loaded.has(name) || pinned.has(name)) continue;
+          // Hidden: not picked, or (with many tools) arrived after the first turn; load with request_tools.
+          if ((picked !== undefined && seen.has(name) && !picked.has(name)) || (crowded && !seen.has(name)))
+            hidden.add(name);
+        }
+        return hidden;
       };
       return {
-        tools: (tools) => {
+        beforeModelCall: async (run) => {
+          if (decided) return;
+          decided = true;
+          const all = run.tools.slice();
+          for (const tool of all) seen.add(tool.name);
+          if (all.length <= threshold) return;
+          await run.emit({ type: "phase", phase: "selecting_tools", detail: { totalTools: all.length } });
+          picked = await pick(run, options.model ?? run.model, all, { max, pinned, lineChars });
+          if (!picked) keepAll = true;
+        },
+        tools: (tools, run) => {
+          if (keepAll || !decided) return tools;
+          const hidden = hiddenIn(run.tools);
+          if (hidden.size === 0) return tools;
           const visible = tools.filter((tool) => !hidden.has(tool.name));
-          if (options.requestTools === false || hidden.size === 0) return visible;
-          requestTool ??= requestToolsTool(
-            tools.filter((tool) => hidden.has(tool.name)),
-            loaded,
-          );
-          return [...visible, requestTool];
+          if (options.requestTools === false) return visible;
+          // Its description lists the hidden tools: rebuilt when they change.
+          const key = [...hidden].join("\n");
+          if (requestTool?.key !== key) {
+            const tool = requestToolsTool(
+              run.tools.filter((t) => hidden.has(t.name)),
+              (names) => {
+                for (const name of names) loaded.add(name);
+              },
+            );
+            requestTool = { key, tool };
+          }
+          return [...visible, requestTool.tool];
         },
       };
     },

@@ -1,7 +1,7 @@
 import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentTool, REQUEST_TOOLS_TOOL, toolSelection } from "../../src/index.js";
+import { type AgentTool, type AnyAgentTool, REQUEST_TOOLS_TOOL, toolSelection } from "../../src/index.js";
 import { textOf } from "../helpers.js";
 import { fauxFor, MODES, type Mode, ofType, replies, run } from "./support.js";
 
@@ -136,6 +136,82 @@ for (const mode of MODES) {
     });
   });
 }
+
+describe("tool selection with tools that join the run later (MCP servers)", () => {
+  /** A prepareNextTurn that adds `extra` to the run's tools at turn `at`. */
+  function joinAt(at: number, extra: AgentTool<{ x?: number }>[]) {
+    return ({ turn, tools }: { turn: number; tools: readonly AnyAgentTool[] }) =>
+      turn === at ? { tools: [...tools, ...extra] } : undefined;
+  }
+  function named(prefix: string, count: number, ran: string[] = []): AgentTool<{ x?: number }>[] {
+    return numbered(count).map((tool) => ({
+      ...tool,
+      name: `${prefix}${tool.name}`,
+      execute: () => {
+        ran.push(`${prefix}${tool.name}`);
+        return "ran";
+      },
+    }));
+  }
+
+  it("chooses among the tools that joined before the first model call", async () => {
+    const faux = fauxFor("native", [select("native", ["mcp_t2"]), "ok"]);
+    const { events } = await run(faux, numbered(3), [toolSelection()], {
+      config: { prepareNextTurn: joinAt(1, named("mcp_", 12)) },
+    });
+    expect(ofType(events, "phase")).toEqual([
+      { type: "phase", phase: "selecting_tools", detail: { totalTools: 15 } },
+    ]);
+    expect(textOf(faux.requests[0]!.context.messages[0])).toContain("- mcp_t12: Tool number 12");
+    expect(offered("native", faux.requests[1]!)).toEqual(["mcp_t2", REQUEST_TOOLS_TOOL]);
+  });
+
+  it("offers tools that arrive after a selection through request_tools, which loads them", async () => {
+    const ran: string[] = [];
+    const faux = fauxFor("native", [
+      select("native", ["t1"]),
+      { content: [fauxToolCall("t1", {})] },
+      { content: [fauxToolCall(REQUEST_TOOLS_TOOL, { names: ["late_t1"] })] },
+      { content: [fauxToolCall("late_t1", {})] },
+      "done",
+    ]);
+    const { result } = await run(faux, numbered(13), [toolSelection()], {
+      config: { prepareNextTurn: joinAt(2, named("late_", 2, ran)) },
+    });
+    expect(result.answer).toBe("done");
+    // Turn 2: the late tools are not offered, but request_tools names them.
+    expect(offered("native", faux.requests[2]!)).toEqual(["t1", REQUEST_TOOLS_TOOL]);
+    const request = faux.requests[2]!.context.tools!.find((t) => t.name === REQUEST_TOOLS_TOOL)!;
+    expect(request.description).toContain("late_t1, late_t2");
+    expect(offered("native", faux.requests[3]!)).toEqual(["t1", "late_t1", REQUEST_TOOLS_TOOL]);
+    expect(ran).toEqual(["late_t1"]);
+  });
+
+  it("without a selection, keeps the first turn's tools and makes later ones loadable past the threshold", async () => {
+    const faux = fauxFor("native", [{ content: [fauxToolCall("t1", {})] }, "done"]);
+    await run(faux, numbered(5), [toolSelection()], {
+      config: { prepareNextTurn: joinAt(2, named("late_", 10)) },
+    });
+    expect(faux.requests).toHaveLength(2); // no selection call: 5 tools at the first turn
+    expect(offered("native", faux.requests[1]!)).toEqual(["t1", "t2", "t3", "t4", "t5", REQUEST_TOOLS_TOOL]);
+  });
+
+  it("offers late tools directly while the run stays within the threshold", async () => {
+    const faux = fauxFor("native", [{ content: [fauxToolCall("t1", {})] }, "done"]);
+    await run(faux, numbered(5), [toolSelection()], {
+      config: { prepareNextTurn: joinAt(2, named("late_", 2)) },
+    });
+    expect(offered("native", faux.requests[1]!)).toEqual([
+      "t1",
+      "t2",
+      "t3",
+      "t4",
+      "t5",
+      "late_t1",
+      "late_t2",
+    ]);
+  });
+});
 
 it("cuts catalog lines to about 80 characters", async () => {
   const tools = numbered(13);

@@ -14,6 +14,8 @@ import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { describeCall } from "../render/tool-lines.js";
 import { explainFailure } from "../runtime/failure.js";
+import type { McpApprover } from "../runtime/mcp.js";
+import { terminalMcpApprover } from "../runtime/mcp-ask.js";
 import { resumePlan } from "../runtime/resume.js";
 import { openRuntime, type Runtime } from "../runtime/runtime.js";
 import { sessionFailure } from "../runtime/session-ids.js";
@@ -55,7 +57,11 @@ export class ChatApp {
   }
 
   async start(): Promise<ExitCode> {
-    this.runtime = await this.open(this.settings);
+    // The terminal is not raw yet: project MCP servers can be approved with a plain question.
+    this.runtime = await this.open(
+      this.settings,
+      terminalMcpApprover(this.io.stdin, this.io.stdout, this.style),
+    );
     this.attach();
     const { stdin } = this.io;
     emitKeypressEvents(stdin);
@@ -72,12 +78,13 @@ export class ChatApp {
 
   // ---------------------------------------------------------------- session and agent
 
-  private open(settings: AgentSettings): Promise<Runtime> {
+  private open(settings: AgentSettings, approveMcp?: McpApprover): Promise<Runtime> {
     return openRuntime({
       settings,
       env: this.io.env,
       warn: (message) => this.print(this.style.yellow(`warning: ${message}`)),
       ask: (request) => this.ask(request),
+      ...(approveMcp ? { approveMcp } : {}),
     });
   }
 

@@ -1,10 +1,11 @@
-// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /tools /mode /help
-// /exit.
+// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /tools /mcp /mode
+// /help /exit.
 import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import { instructionLabels } from "../render/instructions.js";
+import { mcpStatusLines } from "../render/mcp-status.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveSessionId } from "../runtime/session-ids.js";
@@ -33,12 +34,13 @@ export const SLASH_HELP = [
   "/fork [ENTRY]          branch this session into a new one (at an entry id from tern sessions show)",
   "/tools                 tools and what the permission policy lets them do",
   "/context               the instruction files (AGENTS.md...) in the system prompt",
+  "/mcp [retry NAME]      MCP servers: state, tools; retry a failed one",
   "/mode MODE             permission mode: ask, accept-edits, read-only, bypass",
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
   "keys: Enter sends; while the agent works Enter steers and Alt+Enter queues a follow-up; Ctrl-C aborts",
 ];
 
-const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions", "/context"]);
+const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions", "/context", "/mcp"]);
 
 /** Runs one slash command line. Unknown commands are reported, never sent to the model. */
 export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
@@ -75,6 +77,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return listTools(ctx);
     case "/context":
       return listContext(ctx);
+    case "/mcp":
+      return mcpServers(arg, ctx);
     case "/mode":
       if (!(PERMISSION_MODES as readonly string[]).includes(arg))
         return print(
@@ -169,4 +173,19 @@ function listContext(ctx: SlashContext): void {
     print(`  ${labels[index]}  ${style.dim(`${file.scope}, ${file.bytes} bytes`)}`);
   });
   for (const warning of instructions.warnings) print(style.yellow(`  ${warning}`));
+}
+
+function mcpServers(arg: string, ctx: SlashContext): void {
+  const { runtime, style, print } = ctx;
+  const mcp = runtime.mcp;
+  const retry = /^retry\s+(\S+)$/.exec(arg)?.[1];
+  if (!mcp)
+    print(style.dim("no MCP servers (.mcp.json, $TERN_HOME/mcp.json, --mcp-config; tern mcp --help)"));
+  else if (retry !== undefined && !mcp.status().some((s) => s.name === retry))
+    print(style.yellow(`no MCP server "${retry}"; /mcp lists them`));
+  else if (retry !== undefined) {
+    mcp.retry(retry);
+    print(style.dim(`retrying ${retry}; its tools join the next turn when it is up`));
+  } else if (arg) print(style.yellow("usage: /mcp, or /mcp retry NAME"));
+  else for (const line of mcpStatusLines(mcp.status(), style)) print(line);
 }

@@ -43,6 +43,10 @@ export const AGENT_OPTIONS: OptionSpecs = {
   replay: { type: "string" },
   "replay-timing": { type: "string" },
   "replay-miss": { type: "string" },
+  // MCP servers (config/mcp-settings.ts).
+  "mcp-config": { type: "string", multiple: true },
+  "no-mcp": { type: "boolean" },
+  "mcp-sandbox": { type: "boolean" },
 };
 
 /** Options every command takes. */

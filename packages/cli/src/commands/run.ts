@@ -5,6 +5,7 @@ import { type Io, readAll } from "../cli/io.js";
 import { helpFor } from "../help.js";
 import { RunSurface } from "../render/run-surface.js";
 import { executeRun } from "../runtime/execute.js";
+import { terminalMcpApprover } from "../runtime/mcp-ask.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { terminalAsk } from "../runtime/terminal-ask.js";
 import { commandContext, wantsHelp } from "./shared.js";
@@ -30,7 +31,12 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
     settings,
     env: io.env,
     warn,
-    ...(canAsk ? { ask: terminalAsk(io.stdin, io.stderr, style, () => surface.status(undefined)) } : {}),
+    ...(canAsk
+      ? {
+          ask: terminalAsk(io.stdin, io.stderr, style, () => surface.status(undefined)),
+          approveMcp: terminalMcpApprover(io.stdin, io.stderr, style),
+        }
+      : {}),
   });
   const { code } = await executeRun({
     io,
@@ -38,7 +44,12 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
     surface,
     runtime,
     json,
-    start: () => runtime.agent.prompt(prompt),
+    start: async () => {
+      // A plan's steps take the tools the agent has when it starts: let the MCP servers come up
+      // first (a loop waits in its first turn instead).
+      if (settings.strategy !== "loop") await runtime.mcp?.waitForStartup();
+      return runtime.agent.prompt(prompt);
+    },
   });
   return code;
 }

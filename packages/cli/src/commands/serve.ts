@@ -15,6 +15,7 @@ import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../conf
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
 import { replaysOffline } from "../runtime/cassette.js";
+import { openMcp } from "../runtime/mcp.js";
 import { servedEngineOptions, servedHooks } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
@@ -30,6 +31,15 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const secrets = replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env);
   const hooks = await servedHooks(settings);
   for (const warning of hooks.warnings) warn(warning);
+  // Nobody to ask here: project MCP servers start only if approved before (tern mcp approve).
+  const mcp = await openMcp({
+    settings: settings.mcp,
+    home: settings.home,
+    cwd: settings.cwd,
+    env,
+    warn,
+    sandbox: bashSandbox(settings),
+  });
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};
@@ -42,14 +52,23 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     if (stopping) return;
     stopping = true;
     await served?.close().catch(() => {});
+    await mcp?.close();
     finished(0);
   };
   const page = webRoot();
-  served = await listen(server, {
-    ...(page !== undefined ? { webRoot: page } : {}),
-    engine: { ...servedEngineOptions(settings, server, { registry, model, env, hooks }), secrets },
-    onShutdown: () => void stop(),
-  });
+  try {
+    served = await listen(server, {
+      ...(page !== undefined ? { webRoot: page } : {}),
+      engine: {
+        ...servedEngineOptions(settings, server, { registry, model, env, hooks, ...(mcp ? { mcp } : {}) }),
+        secrets,
+      },
+      onShutdown: () => void stop(),
+    });
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
   if (settings.tools !== "none") {
     // Once, at start: where the sandbox cannot run, bash calls fail until --sandbox off.
     const sandbox = await createSandbox(bashSandbox(settings)).status();

@@ -29,6 +29,7 @@ import {
   type Toolset,
   ternHomeFrom,
 } from "./config-file.js";
+import { type McpSettings, resolveMcpSettings } from "./mcp-settings.js";
 
 export { ANSWER_MODES, type AnswerMode, TOOL_MODES, TOOLSETS, type ToolMode, type Toolset };
 export const DEFAULT_MAX_TURNS = 50;
@@ -80,6 +81,8 @@ export interface AgentSettings extends Home {
   roles: Partial<Record<ModelRole, string>>;
   /** --record / --replay: model exchanges go to or come from a cassette file. */
   cassette?: CassetteSettings;
+  /** --mcp-config / --no-mcp; absent: no MCP servers (the demo). */
+  mcp?: McpSettings;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -138,6 +141,7 @@ export function resolveAgentSettings(
       RUN_STRATEGIES,
     ),
     roles: config.roles ?? {},
+    mcp: resolveMcpSettings(values, environment.cwd),
   };
   const provider = flagProvider ?? nonEmpty(env.TERN_PROVIDER) ?? config.provider;
   const model = flagModel ?? nonEmpty(env.TERN_MODEL) ?? config.model;

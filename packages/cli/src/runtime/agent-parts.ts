@@ -48,6 +48,8 @@ export function agentParts(
     sandbox?: SandboxOptions;
     /** Resolves the plan roles' models ("roles" in config.json); without it steps use `model`. */
     registry?: ModelRegistry;
+    /** The MCP servers whose tools may join (named in the system prompt). */
+    mcpServers?: readonly string[];
   },
 ): AgentParts {
   const { cwd, model, env } = where;
@@ -66,6 +68,7 @@ export function agentParts(
       cwd,
       toolNames: tools.map((tool) => tool.name),
       instructions: formatInstructions(instructions.files),
+      ...(where.mcpServers ? { mcpServers: where.mcpServers } : {}),
       ...(settings.system ? { extra: settings.system } : {}),
     }),
     permissions: {

@@ -60,6 +60,14 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       `session ${shortId}`,
       `permissions ${runtime.permissions.mode}`,
       describeSandbox(runtime.sandbox),
+      ...(runtime.mcp
+        ? [
+            `mcp ${runtime.mcp
+              .status()
+              .map((server) => server.name)
+              .join(", ")}`,
+          ]
+        : []),
       runtime.cwd,
     ];
     surface.line(style.dim(`tern · ${parts.join(" · ")}`));

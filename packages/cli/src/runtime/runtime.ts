@@ -5,6 +5,7 @@ import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
 import { HookRegistry } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
+import { isMcpTool, type McpManager } from "@tern/mcp";
 import {
   createSessionAgent,
   FileSessionStore,
@@ -31,6 +32,7 @@ import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/mode
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { attachCassette, replaysOffline } from "./cassette.js";
+import { currentMcpTools, type McpApprover, mcpTurns, openMcp } from "./mcp.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
 
@@ -48,6 +50,8 @@ export interface RuntimeOptions {
   react?: Partial<ReactOptions>;
   /** Name of a new session. */
   sessionName?: string;
+  /** Asks about project MCP servers not approved yet; without it they are skipped. */
+  approveMcp?: McpApprover;
 }
 
 export interface Runtime {
@@ -66,6 +70,8 @@ export interface Runtime {
   instructions: LoadedInstructions;
   /** Set when --session resumed a saved session. */
   resumed?: ResumedSession;
+  /** The workspace's MCP servers, when any are configured (and not --no-mcp). */
+  mcp?: McpManager;
   close(): Promise<void>;
 }
 
@@ -82,6 +88,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       throw sessionFailure(error);
     }
   }
+  let mcp: McpManager | undefined;
   try {
     const model =
       options.model ??
@@ -100,6 +107,16 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
         : await ensureConfiguredKey(model, settings, env);
     const cwd = resumed && !settings.explicitCwd ? resumed.session.header.cwd : settings.cwd;
     checkWorkspace(cwd, resumed !== undefined && !settings.explicitCwd);
+    // Before the session exists: a malformed MCP configuration stops here and leaves no session behind.
+    mcp = await openMcp({
+      settings: settings.mcp,
+      home: settings.home,
+      cwd,
+      env,
+      warn,
+      sandbox: bashSandbox(settings),
+      ...(options.approveMcp ? { approve: options.approveMcp } : {}),
+    });
     const session =
       resumed?.session ??
       (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
@@ -125,9 +142,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       sandbox,
       sandboxOptions,
       hookSettings,
+      mcp,
     });
   } catch (error) {
-    await resumed?.session.close();
+    await Promise.all([resumed?.session.close(), mcp?.close()]);
     throw sessionFailure(error);
   }
 }
@@ -144,10 +162,11 @@ function build(
     sandbox: SandboxStatus;
     sandboxOptions: SandboxOptions;
     hookSettings: HookSettings;
+    mcp: McpManager | undefined;
   },
 ): Runtime {
   const { settings } = options;
-  const { session, model, cwd } = parts;
+  const { session, model, cwd, mcp } = parts;
   const {
     tools,
     systemPrompt,
@@ -161,6 +180,7 @@ function build(
     sandbox: parts.sandboxOptions,
     registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
+    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
   });
   for (const warning of instructions.warnings) options.warn(warning);
   const hooks = new HookRegistry();
@@ -174,6 +194,7 @@ function build(
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,
+    currentTools: currentMcpTools(mcp),
     ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
   });
   const { agent, binding } = createSessionAgent(session, {
@@ -182,9 +203,15 @@ function build(
     tools,
     hooks,
     ...agentOptions,
+    // MCP tools join between turns: servers come up lazily, restart, or change their lists.
+    ...(mcp ? { prepareNextTurn: mcpTurns(mcp, options.warn) } : {}),
     ...options.agentOptions,
   });
   attachCassette(settings.cassette, session);
+  // A plan's steps and the next prompt start from the agent's tools: keep their MCP part current.
+  mcp?.onChange(() =>
+    agent.setTools([...agent.state.tools.filter((tool) => !isMcpTool(tool)), ...mcp.tools()]),
+  );
   let closed = false;
   return {
     agent,
@@ -199,11 +226,12 @@ function build(
     cwd,
     instructions,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
+    ...(mcp ? { mcp } : {}),
     close: async () => {
       if (closed) return;
       closed = true;
       binding.detach();
-      await session.close();
+      await Promise.all([session.close(), mcp?.close()]);
     },
   };
 }

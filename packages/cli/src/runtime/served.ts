@@ -1,15 +1,19 @@
 // The engine `tern serve` runs: every session it opens gets the coding agent of `tern run`
 // (agent-parts.ts) for its own workspace, with the model the client picks from the catalog, and
-// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal. Settings
-// hooks: the user's run in every session; the project's (approved) only in sessions whose
+// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal. The MCP
+// servers of the served workspace (--cwd) are shared by every session; each session's agent
+// picks their tools up between its own turns.
+// Settings hooks: the user's run in every session; the project's (approved) only in sessions whose
 // workspace root is the served one (approval is read once, at startup).
 import type { Model, ModelRegistry } from "@tern/ai";
+import type { McpManager } from "@tern/mcp";
 import { type AgentConfig, type EngineOptions, registryCatalog } from "@tern/server";
 import { workspaceRoot } from "@tern/tools";
 import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
+import { currentMcpTools, mcpTurns } from "./mcp.js";
 
 /** The settings hooks for the served workspace (warnings included), read once at startup. */
 export function servedHooks(settings: AgentSettings): Promise<HookSettings> {
@@ -24,7 +28,13 @@ export function servedHooks(settings: AgentSettings): Promise<HookSettings> {
 export function servedEngineOptions(
   settings: AgentSettings,
   serve: ServeSettings,
-  parts: { registry: ModelRegistry; model: Model; env: NodeJS.ProcessEnv; hooks?: HookSettings },
+  parts: {
+    registry: ModelRegistry;
+    model: Model;
+    env: NodeJS.ProcessEnv;
+    hooks?: HookSettings;
+    mcp?: McpManager;
+  },
 ): EngineOptions {
   const servedRoot = workspaceRoot(settings.cwd);
   return {
@@ -47,8 +57,18 @@ export function servedEngineOptions(
         model,
         env: parts.env,
         registry: parts.registry,
+        ...(parts.mcp ? { mcpServers: parts.mcp.status().map((server) => server.name) } : {}),
       });
-      return { ...options, tools, systemPrompt, ...(tools.length > 0 ? { permissions } : {}) };
+      return {
+        ...options,
+        tools,
+        systemPrompt,
+        ...(parts.mcp ? { prepareNextTurn: mcpTurns(parts.mcp) } : {}),
+        // MCP tools are guarded like the built-in ones, even with --tools none.
+        ...(tools.length > 0 || parts.mcp
+          ? { permissions: { ...permissions, currentTools: currentMcpTools(parts.mcp) } }
+          : {}),
+      };
     },
   };
 }

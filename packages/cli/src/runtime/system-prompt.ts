@@ -5,6 +5,8 @@ export function systemPrompt(options: {
   toolNames: string[];
   /** Project instructions (formatInstructions), before `extra` so --system has the last word. */
   instructions?: string;
+  /** Names of the MCP servers whose tools may join the run (mcp__SERVER__TOOL). */
+  mcpServers?: readonly string[];
   extra?: string;
   now?: Date;
 }): string {
@@ -14,7 +16,14 @@ export function systemPrompt(options: {
     `Your workspace is ${options.cwd}; every path you use is relative to it, and tools cannot leave it.`,
     options.toolNames.length > 0
       ? `Tools: ${options.toolNames.join(", ")}.`
-      : "You have no tools in this session: answer from the conversation alone.",
+      : options.mcpServers?.length
+        ? "You have no built-in tools in this session."
+        : "You have no tools in this session: answer from the conversation alone.",
+    ...(options.mcpServers?.length
+      ? [
+          `MCP servers (${options.mcpServers.join(", ")}) add tools named mcp__<server>__<tool>; they run outside the workspace's confinement, so use them only for what they are for.`,
+        ]
+      : []),
     "",
     "How to work:",
     "- Look before you change anything: read the files involved; use glob and grep to find them.",

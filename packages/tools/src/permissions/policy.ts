@@ -40,6 +40,9 @@ export class PermissionPolicy {
   private readonly denyRules: CompiledRule[] = [];
   private readonly askUser: AskPermission | undefined;
   private readonly kinds: Map<string, ToolKind>;
+  /** Kinds given by name in the options: they win over every tool's own. */
+  private readonly overrides: Map<string, ToolKind>;
+  private readonly currentTools: (() => readonly AnyAgentTool[]) | undefined;
   private readonly root: string | undefined;
   /** Names of the run's tools, when known: denial reasons list only tools that exist. */
   private readonly available: Set<string> | undefined;
@@ -62,7 +65,9 @@ export class PermissionPolicy {
     // A deny rule on reading a path also keeps grep and glob from showing that file.
     for (const workspace of workspaces)
       workspace.hideFromReads((abs) => this.denyRules.some((rule) => rule.hidesFromReads(abs)));
-    for (const [name, kind] of Object.entries(options.kinds ?? {})) this.kinds.set(name, kind);
+    this.overrides = new Map(Object.entries(options.kinds ?? {}));
+    for (const [name, kind] of this.overrides) this.kinds.set(name, kind);
+    this.currentTools = options.currentTools;
     for (const rule of options.allow ?? []) this.allow(rule);
     for (const rule of options.deny ?? []) this.deny(rule);
   }
@@ -88,7 +93,12 @@ export class PermissionPolicy {
   }
 
   kindOf(toolName: string): ToolKind {
-    return this.kinds.get(toolName) ?? "exec";
+    const override = this.overrides.get(toolName);
+    if (override) return override;
+    const live = this.currentTools?.().find((tool) => tool.name === toolName) as
+      | (AnyAgentTool & { kind?: ToolKind })
+      | undefined;
+    return live?.kind ?? this.kinds.get(toolName) ?? "exec";
   }
 
   /** Decides without asking anyone: allowed, denied, or needs the user. */
@@ -226,9 +236,13 @@ export class PermissionPolicy {
   }
 
   private toolsOfKind(kind: ToolKind): string[] {
-    return [...this.kinds]
+    const known = [...this.kinds]
       .filter(([name, k]) => k === kind && (!this.available || this.available.has(name)))
       .map(([name]) => name);
+    const live = (this.currentTools?.() ?? [])
+      .filter((tool) => this.kindOf(tool.name) === kind)
+      .map((tool) => tool.name);
+    return unique([...known, ...live]);
   }
 }
 

@@ -52,6 +52,12 @@ export interface PermissionOptions {
   ask?: AskPermission;
   /** The tools of the run: a built-in tool's `kind` is read from it. */
   tools?: readonly AnyAgentTool[];
+  /**
+   * The tools of the run as they are now, read at every check: tools that arrive after the policy
+   * is built (an MCP server that came up late or sent tools/list_changed) are judged by their own
+   * `kind`, not as unknown "exec" tools. Their kinds win over `tools`' and the built-in ones.
+   */
+  currentTools?: () => readonly AnyAgentTool[];
   /** Kinds by tool name (override). Tools of unknown kind count as "exec": the safe assumption. */
   kinds?: Record<string, ToolKind>;
   /** Workspace root, so path rules see root-relative paths even when the model sends absolute ones. */

@@ -29,6 +29,8 @@ export type Launch =
 export interface LaunchRequest {
   shell: string;
   command: string;
+  /** A program and its arguments to run instead of `shell -c command` (an MCP server's command line). */
+  argv?: readonly string[];
   /** Workspace root (real path). */
   root: string;
   /** Working directory (absolute, inside the root). */
@@ -72,7 +74,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     status,
     async launch(request) {
       const env = request.env ?? scrubEnvironment(process.env);
-      const shellArgs = [request.shell, ...(request.shellOptions ?? []), "-c", request.command];
+      const shellArgs = request.argv
+        ? [...request.argv]
+        : [request.shell, ...(request.shellOptions ?? []), "-c", request.command];
       const current = await status();
       if (current.profile === "off")
         return { ok: true, program: shellArgs[0]!, args: shellArgs.slice(1), env };

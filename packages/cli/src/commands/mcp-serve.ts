@@ -1,0 +1,190 @@
+// `tern mcp serve`: tern itself as an MCP server on stdin/stdout (the official SDK's McpServer and
+// stdio transport), so any MCP host can hand a task to it. One tool, `run_task`: the agent of
+// `tern run` works on the prompt in a workspace (its `cwd`, inside --cwd or an --allow-root) and
+// returns the answer; each turn and tool call is a progress notification; cancelling the request
+// aborts the run. The flags are a ceiling: a call may ask for a stricter permission mode, never a
+// looser one. Nobody can be asked, so a call that needs permission is denied (the model is told
+// why). Stdout carries the protocol: everything else goes to stderr.
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AgentEvent } from "@tern/agent";
+import { isInside, PERMISSION_MODES, type PermissionMode } from "@tern/tools";
+import { z } from "zod";
+import { AGENT_OPTIONS, listOption, parseCommandArgs } from "../cli/args.js";
+import type { ExitCode } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
+import type { AgentSettings } from "../config/settings.js";
+import { checkDirectory } from "../config/settings.js";
+import { helpFor } from "../help.js";
+import { explainFailure } from "../runtime/failure.js";
+import { openRuntime } from "../runtime/runtime.js";
+import { VERSION } from "../version.js";
+import { commandContext, wantsHelp } from "./shared.js";
+
+export const RUN_TASK_TOOL = "run_task";
+
+/** From the most restrictive to the least: a call may move left of the configured mode only. */
+const STRICTNESS: readonly PermissionMode[] = ["read-only", "ask", "accept-edits", "bypass"];
+
+const { session: _noResume, ...SERVED_OPTIONS } = AGENT_OPTIONS;
+const OPTIONS = { ...SERVED_OPTIONS, "allow-root": { type: "string", multiple: true } } as const;
+
+const DESCRIPTION =
+  "Runs a task with tern, a coding agent that reads, edits and runs code in a workspace, and returns its final answer. " +
+  "Give the whole task in `prompt`; `cwd` picks the workspace (default: the server's). " +
+  "Progress notifications report each turn and tool call.";
+
+export async function mcpServeCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs("mcp serve", argv, OPTIONS, 0);
+  if (wantsHelp(values, io, helpFor("mcp"))) return 0;
+  const { settings, warn } = commandContext(values, io);
+  const roots = [settings.cwd, ...listOption(values, "allow-root").map((dir) => resolve(io.cwd, dir))].map(
+    (dir) => {
+      checkDirectory(dir, "--allow-root");
+      return realpathSync(dir);
+    },
+  );
+  // The model and its key are checked now: a bad flag is exit 2 before the host connects.
+  const model = chooseModel(createRegistry(settings, warn), settings, io.env, settings.config.path);
+  await ensureConfiguredKey(model, settings, io.env);
+
+  const server = new McpServer({ name: "tern", version: VERSION });
+  server.registerTool(
+    RUN_TASK_TOOL,
+    {
+      title: "Run a task with tern",
+      description: DESCRIPTION,
+      inputSchema: {
+        prompt: z.string().min(1).describe("The task, as you would type it to tern run"),
+        cwd: z.string().optional().describe("The workspace directory (inside the server's allowed roots)"),
+        mode: z
+          .enum(PERMISSION_MODES as [PermissionMode, ...PermissionMode[]])
+          .optional()
+          .describe(
+            `Permission mode for this task; at most as permissive as the server's (${settings.mode})`,
+          ),
+      },
+      annotations: { readOnlyHint: settings.mode === "read-only", openWorldHint: true },
+    },
+    (args, extra) =>
+      runTask(args, settings, roots, io, {
+        signal: extra.signal,
+        progress: (progress, message) => {
+          const token = extra._meta?.progressToken;
+          if (token === undefined) return;
+          void extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: token, progress, message },
+            })
+            .catch(() => {});
+        },
+      }),
+  );
+
+  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    // The host ends the session by closing our stdin (or with a signal).
+    io.stdin.once("end", () => void server.close());
+    process.once("SIGINT", () => void server.close());
+    process.once("SIGTERM", () => void server.close());
+  });
+  await server.connect(transport);
+  io.stderr.write(`tern mcp serve: ready on stdio (tool ${RUN_TASK_TOOL}, permissions ${settings.mode})\n`);
+  await closed;
+  return 0;
+}
+
+interface TaskArgs {
+  prompt: string;
+  cwd?: string | undefined;
+  mode?: PermissionMode | undefined;
+}
+
+interface TaskContext {
+  signal: AbortSignal;
+  progress: (progress: number, message: string) => void;
+}
+
+async function runTask(
+  args: TaskArgs,
+  settings: AgentSettings,
+  roots: readonly string[],
+  io: Io,
+  context: TaskContext,
+): Promise<CallToolResult> {
+  const cwd = workspaceOf(args.cwd, settings.cwd, roots);
+  if (typeof cwd !== "string") return failure(cwd.error);
+  const mode = args.mode ?? settings.mode;
+  if (STRICTNESS.indexOf(mode) > STRICTNESS.indexOf(settings.mode))
+    return failure(`mode "${mode}" is more permissive than this server allows ("${settings.mode}")`);
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  try {
+    runtime = await openRuntime({
+      settings: { ...settings, cwd, explicitCwd: true, mode },
+      env: io.env,
+      warn: (message) => io.stderr.write(`tern mcp serve: warning: ${message}\n`),
+    });
+  } catch (error) {
+    return failure((error as Error).message);
+  }
+  const { agent } = runtime;
+  let step = 0;
+  agent.subscribe((event: AgentEvent) => {
+    const message = progressMessage(event);
+    if (message !== undefined) context.progress(++step, message);
+  });
+  const abort = () => agent.abort();
+  context.signal.addEventListener("abort", abort, { once: true });
+  try {
+    const result = await agent.prompt(args.prompt);
+    const summary = {
+      answer: result.answer,
+      stopReason: result.stopReason,
+      sessionId: runtime.session.id,
+      cwd,
+      mode,
+    };
+    if (result.stopReason === "error" || result.stopReason === "aborted")
+      return { ...failure(explainFailure(result, runtime.model)), structuredContent: summary };
+    return { content: [{ type: "text", text: result.answer }], structuredContent: summary };
+  } finally {
+    context.signal.removeEventListener("abort", abort);
+    await runtime.close();
+  }
+}
+
+/** The workspace a call asked for, as a real directory inside the allowed roots. */
+function workspaceOf(
+  asked: string | undefined,
+  base: string,
+  roots: readonly string[],
+): string | { error: string } {
+  const dir = resolve(base, asked ?? ".");
+  let real: string;
+  try {
+    real = realpathSync(dir);
+    if (!statSync(real).isDirectory()) return { error: `cwd ${dir} is not a directory` };
+  } catch {
+    return { error: `cwd ${dir} does not exist` };
+  }
+  if (!roots.some((root) => isInside(root, real)))
+    return { error: `cwd ${dir} is outside the directories this server may work in (--cwd, --allow-root)` };
+  return real;
+}
+
+/** What a host sees as progress: each turn and each tool call. */
+function progressMessage(event: AgentEvent): string | undefined {
+  if (event.type === "turn_start") return `turn ${event.turn}`;
+  if (event.type === "tool_execution_start") return `calling ${event.toolName}`;
+  return undefined;
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}

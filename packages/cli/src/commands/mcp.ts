@@ -1,0 +1,144 @@
+// `tern mcp ls|approve|serve`: the MCP servers of a workspace. `ls` starts them (the approved
+// ones), waits for them like a run would, and shows each one's state and tools (--json for
+// scripts); project servers nobody approved are listed, not started. `approve` says yes to a
+// project's servers once, for runs without a terminal to ask (`run` in a pipe, `serve`).
+// `serve` is tern itself as an MCP server (mcp-serve.ts).
+import { resolve } from "node:path";
+import { FileApprovalStore, McpManager, type McpServerStatus, pendingApprovals } from "@tern/mcp";
+import { type OptionSpecs, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
+import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
+import type { Io } from "../cli/io.js";
+import { resolveMcpSettings } from "../config/mcp-settings.js";
+import { checkDirectory, loadHome } from "../config/settings.js";
+import { helpFor } from "../help.js";
+import { mcpStatusLines } from "../render/mcp-status.js";
+import { createStyle } from "../render/style.js";
+import { loadWorkspaceMcp, startableConfigs, startupOptions } from "../runtime/mcp.js";
+import { describeMcpServer } from "../runtime/mcp-ask.js";
+import { wantsHelp } from "./shared.js";
+
+const WORKSPACE_OPTIONS: OptionSpecs = {
+  cwd: { type: "string", short: "C" },
+  "mcp-config": { type: "string", multiple: true },
+  "mcp-sandbox": { type: "boolean" },
+  "allow-net": { type: "boolean" },
+};
+
+export async function mcpCommand(argv: string[], io: Io): Promise<ExitCode> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case "ls":
+    case "list":
+      return list(rest, io);
+    case "approve":
+      return approve(rest, io);
+    case "serve":
+      return (await import("./mcp-serve.js")).mcpServeCommand(rest, io);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      io.stdout.write(`${helpFor("mcp")}\n`);
+      return 0;
+    default:
+      throw new UsageError(`unknown mcp command "${sub}"; use ls, approve or serve (see tern mcp --help)`);
+  }
+}
+
+/** The workspace, its MCP configuration and its approval store. */
+async function workspace(values: OptionValues, io: Io) {
+  const cwdFlag = stringOption(values, "cwd");
+  const cwd = resolve(io.cwd, cwdFlag ?? ".");
+  if (cwdFlag !== undefined) checkDirectory(cwd, "--cwd");
+  const { home } = loadHome(io);
+  const settings = resolveMcpSettings(values, io.cwd);
+  const config = await loadWorkspaceMcp(settings, home, cwd, io.env);
+  const store = new FileApprovalStore({ home });
+  const sandbox = { allowNet: values["allow-net"] === true, hide: [home] };
+  return {
+    cwd,
+    settings,
+    sandbox,
+    config,
+    store,
+    pending: await pendingApprovals(config.servers, cwd, store),
+  };
+}
+
+async function list(argv: string[], io: Io): Promise<ExitCode> {
+  const { values } = parseCommandArgs("mcp ls", argv, { ...WORKSPACE_OPTIONS, json: { type: "boolean" } }, 0);
+  if (wantsHelp(values, io, helpFor("mcp"))) return 0;
+  const { cwd, settings, sandbox, config, pending } = await workspace(values, io);
+  const waiting = new Set(pending.map((entry) => entry.name));
+  const startable = config.servers.filter((entry) => !waiting.has(entry.name));
+  const manager = new McpManager(
+    await startableConfigs(startable, cwd, settings, sandbox),
+    startupOptions(io.env),
+  );
+  let statuses: McpServerStatus[];
+  try {
+    statuses = startable.length > 0 ? await manager.waitForStartup() : [];
+  } finally {
+    await manager.close();
+  }
+  const rows = config.servers.map((entry) => {
+    const status = statuses.find((s) => s.name === entry.name);
+    return {
+      name: entry.name,
+      scope: entry.scope,
+      file: entry.file,
+      target: describeMcpServer(entry.config),
+      state: waiting.has(entry.name) ? ("not approved" as const) : (status?.state ?? "idle"),
+      ...(status?.transport ? { transport: status.transport } : {}),
+      ...(status?.error ? { error: status.error } : {}),
+      tools: status?.tools ?? [],
+    };
+  });
+  if (values.json === true) {
+    io.stdout.write(`${JSON.stringify({ cwd, servers: rows }, null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.stdout.write(`no MCP servers configured (${cwd}/.mcp.json, $TERN_HOME/mcp.json, --mcp-config)\n`);
+    return 0;
+  }
+  const style = createStyle(false);
+  for (const row of rows) {
+    for (const line of mcpStatusLines([row], style)) io.stdout.write(`${line}\n`);
+    if (row.state === "not approved")
+      io.stdout.write(`  approve with: tern mcp approve ${row.name}${io.cwd === cwd ? "" : ` -C ${cwd}`}\n`);
+  }
+  return 0;
+}
+
+async function approve(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs("mcp approve", argv, {
+    ...WORKSPACE_OPTIONS,
+    all: { type: "boolean" },
+  });
+  if (wantsHelp(values, io, helpFor("mcp"))) return 0;
+  const { cwd, config, store, pending } = await workspace(values, io);
+  const project = config.servers.filter((entry) => entry.scope === "project");
+  if (positionals.length === 0 && values.all !== true)
+    throw new UsageError(
+      `name the servers to approve, or pass --all; project servers here: ${project.map((e) => e.name).join(", ") || "none"}`,
+    );
+  const names = values.all === true ? project.map((entry) => entry.name) : positionals;
+  for (const name of names) {
+    const entry = project.find((e) => e.name === name);
+    if (!entry)
+      throw new UsageError(
+        `no project MCP server "${name}" in ${cwd}/.mcp.json (project servers: ${project.map((e) => e.name).join(", ") || "none"})`,
+      );
+    const already = !pending.some((e) => e.name === name);
+    // A corrupt approvals file is refused, not overwritten: say which file.
+    if (!already)
+      await store.approve(cwd, entry.name, entry.config).catch((error: Error) => {
+        throw new CliError(error.message);
+      });
+    io.stdout.write(
+      `${already ? "already approved" : "approved"}: ${name}: ${describeMcpServer(entry.config)}\n`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,36 @@
+// MCP servers as text, for `tern mcp ls` and chat's `/mcp`: one line a server (name, state and
+// what it runs), its error, and one line a tool (read-only ones marked, renames explained).
+import type { Style } from "./style.js";
+
+export interface McpStatusRow {
+  name: string;
+  state: string;
+  /** Where it was declared (project, user, extra) and what it runs, when known. */
+  scope?: string;
+  target?: string;
+  transport?: string;
+  error?: string;
+  restarts?: number;
+  tools: { name: string; readOnly: boolean; note?: string }[];
+}
+
+export function mcpStatusLines(rows: readonly McpStatusRow[], style: Style): string[] {
+  const lines: string[] = [];
+  for (const row of rows) {
+    const state = row.state === "starting" ? "still starting" : row.state;
+    const color = row.state === "ready" ? style.green : row.state === "failed" ? style.red : style.yellow;
+    const extra = [
+      row.scope,
+      row.target,
+      row.transport && row.transport !== "stdio" ? `(${row.transport})` : undefined,
+      row.restarts ? `restarted ${row.restarts}×` : undefined,
+    ].filter((part) => part !== undefined && part !== "");
+    lines.push(`${row.name}  ${color(state)}${extra.length > 0 ? `  ${extra.join("  ")}` : ""}`);
+    if (row.error) lines.push(`  ${style.red("error:")} ${row.error.split("\n")[0]}`);
+    for (const tool of row.tools)
+      lines.push(
+        `  ${tool.name}${tool.readOnly ? "  (read-only)" : ""}${tool.note ? `  ${style.dim(tool.note)}` : ""}`,
+      );
+  }
+  return lines;
+}
