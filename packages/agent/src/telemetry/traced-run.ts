@@ -1,0 +1,36 @@
+// The one place a run gets its tracer: wraps the run's event sink so the tracer sees every event
+// before the consumer does (a consumer that throws or stops reading changes nothing), and closes
+// the spans however the run ends.
+
+import type { Model } from "@tern/ai";
+import type { AgentEventSink, AgentRunResult } from "../types.js";
+import { resolveTelemetry, type TelemetryOptions } from "./options.js";
+import { RunTracer } from "./run-tracer.js";
+
+export interface TracedRunConfig {
+  model: Model;
+  telemetry?: TelemetryOptions | false;
+  streamOptions?: { sessionId?: string };
+}
+
+export async function tracedRun(
+  config: TracedRunConfig,
+  emit: AgentEventSink,
+  run: (emit: AgentEventSink) => Promise<AgentRunResult>,
+): Promise<AgentRunResult> {
+  const telemetry = resolveTelemetry(config.telemetry, config.streamOptions?.sessionId);
+  if (!telemetry) return run(emit);
+  const tracer = new RunTracer(telemetry, config.model);
+  const sink: AgentEventSink = (event) => {
+    tracer.observe(event);
+    return emit(event);
+  };
+  try {
+    const result = await run(sink);
+    tracer.close();
+    return result;
+  } catch (error) {
+    tracer.close(error);
+    throw error;
+  }
+}
