@@ -3,8 +3,10 @@
 // attributes, the headers and the resource it receives; JSON and protobuf; content only when asked;
 // spans flushed on Ctrl-C; an unusable configuration is a warning, not a failed run.
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
 import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
+import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -189,6 +191,62 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("ok\n");
     expect(result.stderr.match(/tern: tracing: /g)).toHaveLength(1);
+  });
+});
+
+describe("tern serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
+  it("traces each served run with the session as conversation id, a retry as a span event, flushed on SIGTERM", async () => {
+    const scripted = await scriptedOpenAi();
+    receiver = await startOtlpReceiver();
+    try {
+      const served = await startServe(
+        [
+          "--port",
+          "0",
+          "--base-url",
+          scripted.baseUrl,
+          "--model",
+          "scripted",
+          "--home",
+          tempDir(),
+          "--cwd",
+          tempDir(),
+        ],
+        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+      );
+      const post = (path: string, body: unknown) =>
+        fetch(`${served.base}${path}`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
+      const created = (await (await post("/api/sessions", {})).json()) as { session: { id: string } };
+      const id = created.session.id;
+      scripted.pushExchange({
+        kind: "json",
+        status: 429,
+        headers: { "retry-after-ms": "20" },
+        body: { error: { message: "Rate limit reached", type: "rate_limit_error" } },
+      });
+      scripted.push({ text: "Fine." });
+      const frames = await sseReader(await post(`/api/sessions/${id}/messages`, { content: "hi" })).all();
+      expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Fine." } });
+
+      served.proc.child.kill("SIGTERM");
+      expect((await served.proc.done).code).toBe(0);
+      const spans = receiver.spans();
+      const root = spans.find((span) => span.name === "invoke_agent tern")!;
+      expect(root.attributes).toMatchObject({ "gen_ai.conversation.id": id, "tern.stop_reason": "stop" });
+      const chat = spans.find((span) => span.name === "chat scripted")!;
+      expect(chat.parentSpanId).toBe(root.spanId);
+      expect(chat.events).toEqual([
+        {
+          name: "tern.model_retry",
+          attributes: expect.objectContaining({
+            "error.type": "rate_limit",
+            "http.response.status_code": 429,
+          }),
+        },
+      ]);
+    } finally {
+      await scripted.close();
+    }
   });
 });
 
