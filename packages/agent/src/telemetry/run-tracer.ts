@@ -59,6 +59,11 @@ export class RunTracer {
     this.rootContext = trace.setSpan(parent, this.root);
   }
 
+  /** False without an SDK (the API's no-op span) or when the sampler dropped this run. */
+  get recording(): boolean {
+    return this.root.isRecording();
+  }
+
   /** Sees one event. Never throws: tracing must not break a run. */
   readonly observe = (event: AgentEvent): void => {
     if (this.ended) return;

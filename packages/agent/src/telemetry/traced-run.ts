@@ -1,6 +1,7 @@
 // The one place a run gets its tracer: wraps the run's event sink so the tracer sees every event
 // before the consumer does (a consumer that throws or stops reading changes nothing), and closes
-// the spans however the run ends.
+// the spans however the run ends. A run whose span does not record (no SDK installed, or the
+// sampler dropped it) is not observed at all.
 
 import type { Model } from "@tern/ai";
 import type { AgentEventSink, AgentRunResult } from "../types.js";
@@ -21,6 +22,11 @@ export async function tracedRun(
   const telemetry = resolveTelemetry(config.telemetry, config.streamOptions?.sessionId);
   if (!telemetry) return run(emit);
   const tracer = new RunTracer(telemetry, config.model);
+  if (!tracer.recording) {
+    // No SDK (or sampled out): nothing would be kept, so the run pays for nothing more.
+    tracer.close();
+    return run(emit);
+  }
   const sink: AgentEventSink = (event) => {
     tracer.observe(event);
     return emit(event);
