@@ -5,6 +5,7 @@ import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { createFaux, fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  Agent,
   agentLoop,
   captureContentFromEnv,
   contextGuard,
@@ -15,6 +16,7 @@ import {
 } from "../../src/index.js";
 import { turns, user } from "../context/support.js";
 import { echoTool, sleep } from "../helpers.js";
+import { analysisReply, call, cast, plan, planReply } from "../plan/support.js";
 import { childrenOf, memoryTracing, rootOf } from "./support.js";
 
 const noop = () => {};
@@ -250,6 +252,70 @@ describe("run telemetry", () => {
     );
     const tool = tracing.spans().find((span) => span.name === "execute_tool echo")!;
     expect(tool.attributes).toMatchObject({ [TERN.permission]: "denied", "error.type": "denied" });
+  });
+
+  it("a routed plan run is one tree: router, planner, parallel steps' calls and tools, analysis, synthesis", async () => {
+    const actors = cast();
+    actors.router.push({
+      content: [fauxToolCall("choose_strategy", { strategy: "plan", reason: "two parts" })],
+    });
+    actors.planner.push(planReply(plan(["a", []], ["b", []])));
+    actors.step("a").push(call("echo", { text: "a" }), "A");
+    actors.step("b").push(call("echo", { text: "b" }), "B");
+    actors.analyzer.push(analysisReply(true, 1));
+    actors.synth.push("both done");
+    const agent = new Agent({
+      model: actors.model,
+      streamFn: actors.streamFn,
+      strategy: "auto",
+      tools: [echoTool()],
+      telemetry: { tracer: tracing.tracer },
+    });
+    const result = await agent.prompt("do a and b");
+    expect(result.answer).toBe("both done");
+    expect(tracing.open()).toEqual([]);
+    const spans = tracing.spans();
+    const root = rootOf(spans);
+    expect(root.name).toBe("invoke_agent tern");
+    const children = childrenOf(spans, root);
+    expect(spans).toHaveLength(children.length + 1);
+    const purposes = children
+      .filter((s) => s.name.startsWith("chat "))
+      .map((s) => s.attributes[TERN.purpose]);
+    expect(purposes.slice(0, 2)).toEqual(["route", "plan"]);
+    expect(purposes.slice(-2)).toEqual(["analyze", "synthesis"]);
+    expect(purposes.filter((p) => String(p).startsWith("step:")).sort()).toEqual([
+      "step:a",
+      "step:a",
+      "step:b",
+      "step:b",
+    ]);
+    const tools = children.filter((s) => s.name === "execute_tool echo");
+    expect(tools.map((s) => s.attributes[TERN.stepId]).sort()).toEqual(["a", "b"]);
+    expect(
+      root.events.filter((e) => e.name === TERN.plan).map((e) => e.attributes?.["tern.plan.event"]),
+    ).toEqual(["start", "step_end", "step_end"]);
+  });
+
+  it("ends the run's span as failed when the run crashes before agent_end", async () => {
+    const faux = createFaux({ replies: ["never"] });
+    const crash = runAgentLoop(
+      [user("go")],
+      { messages: [] },
+      {
+        model: faux.model,
+        ids: () => {
+          throw new Error("no ids today");
+        },
+        telemetry: { tracer: tracing.tracer },
+      },
+      noop,
+    );
+    await expect(crash).rejects.toThrow(/no ids today/);
+    expect(tracing.open()).toEqual([]);
+    const root = rootOf(tracing.spans());
+    expect(root.attributes["error.type"]).toBe("unfinished");
+    expect(root.status).toMatchObject({ code: SpanStatusCode.ERROR, message: "no ids today" });
   });
 
   it("uses the global tracer provider by default and makes no spans with telemetry: false", async () => {
