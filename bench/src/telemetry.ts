@@ -11,9 +11,8 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-base";
-import { Agent, defineTool, type TelemetryOptions } from "@tern/agent";
-import { createFaux, fauxToolCall } from "@tern/ai";
-import { z } from "zod";
+import { Agent, type TelemetryOptions } from "@tern/agent";
+import { echo, scriptedModel, TURNS } from "./agent-loop.js";
 import type { Rows } from "./benches.js";
 import { round } from "./measure.js";
 import { median } from "./workloads/table.js";
@@ -21,14 +20,6 @@ import { median } from "./workloads/table.js";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const RUNS_PER_ROUND = 40;
 const WARMUP_RUNS = 30;
-const TURNS = 10;
-
-const echo = defineTool({
-  name: "echo",
-  description: "Echo the text back",
-  parameters: z.object({ text: z.string() }),
-  execute: ({ text }) => text,
-});
 
 /** Counts what the SDK hands it and keeps nothing: the SDK's own cost without any network. */
 class DroppingExporter implements SpanExporter {
@@ -54,13 +45,7 @@ export async function telemetryBench(): Promise<Rows> {
     "SDK, dropping exporter": { tracer },
     "SDK + content": { tracer, captureContent: true },
   };
-  const faux = createFaux({ recordRequests: false, chunkSize: 16 });
-  const reply = ({ context }: { context: { messages: { role: string }[] } }) => {
-    const calls = context.messages.filter((m) => m.role === "assistant").length;
-    return calls < TURNS
-      ? { content: [fauxToolCall("echo", { text: `step ${calls}` })] }
-      : "All steps are done, and here is a short answer.";
-  };
+  const { faux, reply } = scriptedModel();
   const oneRun = async (telemetry: TelemetryOptions | false | undefined): Promise<number> => {
     for (let i = 0; i <= TURNS; i++) faux.push(reply);
     const agent = new Agent({

@@ -43,14 +43,8 @@ export class RunTracer {
     model: Model,
     parent: Context = context.active(),
   ) {
-    const attributes: Attributes = {
-      [GEN_AI.operation]: OPERATION.agent,
-      [GEN_AI.agentName]: telemetry.agentName,
-      [GEN_AI.provider]: model.provider,
-      [GEN_AI.system]: model.provider,
-      [GEN_AI.requestModel]: model.id,
-    };
-    if (telemetry.conversationId) attributes[GEN_AI.conversationId] = telemetry.conversationId;
+    const attributes = requestAttributes(OPERATION.agent, model.provider, model.id, telemetry);
+    attributes[GEN_AI.agentName] = telemetry.agentName;
     this.root = telemetry.tracer.startSpan(
       `${OPERATION.agent} ${telemetry.agentName}`,
       { kind: SpanKind.INTERNAL, attributes },
@@ -187,15 +181,9 @@ export class RunTracer {
   }
 
   private callStart(event: Ev<"model_call_start">): void {
-    const attributes: Attributes = {
-      [GEN_AI.operation]: OPERATION.chat,
-      [GEN_AI.provider]: event.provider,
-      [GEN_AI.system]: event.provider,
-      [GEN_AI.requestModel]: event.model,
-      [TERN.purpose]: event.purpose,
-    };
+    const attributes = requestAttributes(OPERATION.chat, event.provider, event.model, this.telemetry);
+    attributes[TERN.purpose] = event.purpose;
     if (this.turn > 0) attributes[TERN.turn] = this.turn;
-    if (this.telemetry.conversationId) attributes[GEN_AI.conversationId] = this.telemetry.conversationId;
     const span = this.telemetry.tracer.startSpan(
       `${OPERATION.chat} ${event.model}`,
       { kind: SpanKind.CLIENT, attributes },
@@ -301,6 +289,23 @@ export class RunTracer {
     this.tools.clear();
     this.lastCall = undefined;
   }
+}
+
+/** What the run span and every model call span say about the request. */
+function requestAttributes(
+  operation: string,
+  provider: string,
+  model: string,
+  telemetry: ResolvedTelemetry,
+): Attributes {
+  const attributes: Attributes = {
+    [GEN_AI.operation]: operation,
+    [GEN_AI.provider]: provider,
+    [GEN_AI.system]: provider,
+    [GEN_AI.requestModel]: model,
+  };
+  if (telemetry.conversationId) attributes[GEN_AI.conversationId] = telemetry.conversationId;
+  return attributes;
 }
 
 function usageAttributes(usage: Usage): Attributes {
