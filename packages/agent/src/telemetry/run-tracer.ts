@@ -27,7 +27,8 @@ type Ev<T extends AgentEvent["type"]> = Extract<AgentEvent, { type: T }>;
 
 export class RunTracer {
   private readonly root: Span;
-  private readonly rootContext: Context;
+  /** The parent's context with the run's span in it: active while the run executes. */
+  readonly runContext: Context;
   private readonly calls = new Map<string, Span>();
   private readonly tools = new Map<string, Span>();
   /** The loop's latest model call, which the next assistant message_end belongs to. */
@@ -50,7 +51,7 @@ export class RunTracer {
       { kind: SpanKind.INTERNAL, attributes },
       parent,
     );
-    this.rootContext = trace.setSpan(parent, this.root);
+    this.runContext = trace.setSpan(parent, this.root);
   }
 
   /** False without an SDK (the API's no-op span) or when the sampler dropped this run. */
@@ -187,7 +188,7 @@ export class RunTracer {
     const span = this.telemetry.tracer.startSpan(
       `${OPERATION.chat} ${event.model}`,
       { kind: SpanKind.CLIENT, attributes },
-      this.rootContext,
+      this.runContext,
     );
     this.calls.set(event.callId, span);
     this.lastCall = span;
@@ -242,7 +243,7 @@ export class RunTracer {
     const span = this.telemetry.tracer.startSpan(
       `${OPERATION.tool} ${event.toolName}`,
       { kind: SpanKind.INTERNAL, attributes },
-      this.rootContext,
+      this.runContext,
     );
     this.tools.set(event.toolCallId, span);
   }

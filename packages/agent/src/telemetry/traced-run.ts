@@ -3,6 +3,7 @@
 // the spans however the run ends. A run whose span does not record (no SDK installed, or the
 // sampler dropped it) is not observed at all.
 
+import { context } from "@opentelemetry/api";
 import type { Model } from "@tern/ai";
 import type { AgentEventSink, AgentRunResult } from "../types.js";
 import { resolveTelemetry, type TelemetryOptions } from "./options.js";
@@ -32,7 +33,9 @@ export async function tracedRun(
     return emit(event);
   };
   try {
-    const result = await run(sink);
+    // Active while the run goes on: with a context manager installed (sdk-trace-node's), what
+    // tools and providers trace on their own (HTTP, databases) lands inside the run's span.
+    const result = await context.with(tracer.runContext, () => run(sink));
     tracer.close();
     return result;
   } catch (error) {

@@ -1,7 +1,8 @@
 // The run's spans under a real OpenTelemetry SDK (in-memory exporter): the tree of a run with a
 // compaction, parallel tools and a failed model call; content off by default and on when asked;
 // every span ended on abort, on a consumer that stops reading, and on a denied tool call.
-import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { createFaux, fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -316,6 +317,37 @@ describe("run telemetry", () => {
     const root = rootOf(tracing.spans());
     expect(root.attributes["error.type"]).toBe("unfinished");
     expect(root.status).toMatchObject({ code: SpanStatusCode.ERROR, message: "no ids today" });
+  });
+
+  it("nests under the host's active span, and spans a tool makes land inside the run's span", async () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const faux = createFaux({ replies: [{ content: [fauxToolCall("lookup", {})] }, "found"] });
+      const lookup = {
+        name: "lookup",
+        description: "looks something up with an instrumented client",
+        parameters: { type: "object", properties: {} },
+        execute: () => tracing.tracer.startActiveSpan("GET /things", (span) => (span.end(), "ok")),
+      };
+      await tracing.tracer.startActiveSpan("POST /ask", async (request) => {
+        await runAgentLoop(
+          [user("look it up")],
+          { messages: [], tools: [lookup] },
+          { model: faux.model, telemetry: { tracer: tracing.tracer } },
+          noop,
+        );
+        request.end();
+      });
+      const spans = tracing.spans();
+      const host = rootOf(spans);
+      expect(host.name).toBe("POST /ask");
+      const [run] = childrenOf(spans, host);
+      expect(run!.name).toBe("invoke_agent tern");
+      expect(childrenOf(spans, run!).map((span) => span.name)).toContain("GET /things");
+    } finally {
+      context.disable();
+    }
   });
 
   it("uses the global tracer provider by default and makes no spans with telemetry: false", async () => {
