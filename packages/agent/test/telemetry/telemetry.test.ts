@@ -328,7 +328,11 @@ describe("run telemetry", () => {
         name: "lookup",
         description: "looks something up with an instrumented client",
         parameters: { type: "object", properties: {} },
-        execute: () => tracing.tracer.startActiveSpan("GET /things", (span) => (span.end(), "ok")),
+        execute: () =>
+          tracing.tracer.startActiveSpan("GET /things", (span) => {
+            span.end();
+            return "ok";
+          }),
       };
       await tracing.tracer.startActiveSpan("POST /ask", async (request) => {
         await runAgentLoop(
