@@ -7,8 +7,6 @@ import { helpFor } from "./help.js";
 import { VERSION } from "./version.js";
 
 const COMMANDS = ["run", "chat", "sessions", "models", "demo", "serve", "help", "version"];
-/** Commands that run the agent, so trace when OTEL_EXPORTER_OTLP_*ENDPOINT is set. */
-const TRACED = new Set(["run", "chat", "serve"]);
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
   const tracing = TRACED.has(argv[0] ?? "")
@@ -23,6 +21,9 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<Exit
     await tracing?.shutdown();
   }
 }
+
+/** Commands that run the agent, so trace when OTEL_EXPORTER_OTLP_*ENDPOINT is set. */
+const TRACED = new Set(["run", "chat", "serve"]);
 
 async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
   const [command, ...rest] = argv;
