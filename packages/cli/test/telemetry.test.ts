@@ -2,6 +2,8 @@
 // it at a loopback OTLP/HTTP receiver started here, which checks the span tree, the GenAI
 // attributes, the headers and the resource it receives; JSON and protobuf; content only when asked;
 // spans flushed on Ctrl-C; an unusable configuration is a warning, not a failed run.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
@@ -54,7 +56,6 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=key%20one,x-team=blue",
       OTEL_SERVICE_NAME: "tern-under-test",
     });
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(`${work}/a.txt`, "secret-file-a\n");
     writeFileSync(`${work}/b.txt`, "secret-file-b\n");
     const result = await runTern(["run", "read a.txt and b.txt: secret-prompt"], { env, cwd: work });
@@ -161,6 +162,37 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     const tool = spans.find((span) => span.name === "execute_tool bash")!;
     expect(tool.parentSpanId).toBe(root.spanId);
     expect(tool.status.code).toBe(STATUS_ERROR);
+  });
+
+  it("flushes the spans of a failed run, with the provider's echo of the API key redacted", async () => {
+    const key = "tern-test-key-Otel42xQ9";
+    model = await startLoopbackServer([
+      {
+        kind: "json",
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${key}.`, type: "invalid_request_error" } },
+      },
+    ]);
+    receiver = await startOtlpReceiver();
+    const env = envFor(model, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    });
+    writeFileSync(join(env.TERN_HOME!, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
+    const result = await runTern(["run", "--api-key", key, "hi"], { env, cwd: tempDir() });
+    expect(result.code).toBe(1);
+    const spans = receiver.spans();
+    const root = spans.find((span) => span.parentSpanId === undefined)!;
+    expect(root.attributes).toMatchObject({ "tern.stop_reason": "error", "error.type": "error" });
+    const chat = spans.find((span) => span.name === "chat test-model")!;
+    expect(chat.attributes["error.type"]).toBe("auth");
+    expect(chat.status).toMatchObject({
+      code: STATUS_ERROR,
+      message: expect.stringContaining("Incorrect API key"),
+    });
+    expect(Buffer.concat(receiver.requests.map((request) => request.body)).toString("utf8")).not.toContain(
+      key,
+    );
   });
 
   it("warns and runs untraced when the protocol is one tern does not export (grpc)", async () => {

@@ -66,9 +66,9 @@ export function outcomeText(outcome: ToolOutcome): string {
   return textOf(outcome.content);
 }
 
-/** JSON for an attribute, cut at MAX_CONTENT_CHARS. */
-export function contentAttribute(value: unknown): string {
-  const text = typeof value === "string" ? value : safeJson(value);
+/** JSON for an attribute, redacted, then cut at MAX_CONTENT_CHARS. */
+export function contentAttribute(value: unknown, redact: (text: string) => string): string {
+  const text = redact(typeof value === "string" ? value : safeJson(value));
   if (text.length <= MAX_CONTENT_CHARS) return text;
   return `${text.slice(0, MAX_CONTENT_CHARS)}… [${text.length - MAX_CONTENT_CHARS} more characters]`;
 }

@@ -13,6 +13,12 @@ export interface TelemetryOptions {
   conversationId?: string;
   /** Default: the global tracer provider's tracer for @tern/agent. */
   tracer?: Tracer;
+  /**
+   * Applied to every text the spans carry that a model, a provider or a tool wrote (error
+   * messages, and content when captured), to remove secrets. Session agents pass the session's
+   * redactor. Default: none.
+   */
+  redact?: (text: string) => string;
 }
 
 export const TRACER_NAME = "@tern/agent";
@@ -35,11 +41,14 @@ export function captureContentFromEnv(env: NodeJS.ProcessEnv = process.env): boo
   return false;
 }
 
+const unchanged = (text: string) => text;
+
 export interface ResolvedTelemetry {
   tracer: Tracer;
   captureContent: boolean;
   agentName: string;
   conversationId: string | undefined;
+  redact: (text: string) => string;
 }
 
 export function resolveTelemetry(
@@ -52,5 +61,6 @@ export function resolveTelemetry(
     captureContent: options?.captureContent ?? captureContentFromEnv(),
     agentName: options?.agentName ?? DEFAULT_AGENT_NAME,
     conversationId: options?.conversationId ?? sessionId,
+    redact: options?.redact ?? unchanged,
   };
 }

@@ -59,6 +59,12 @@ export class RunTracer {
     return this.root.isRecording();
   }
 
+  /** Text a model, provider or tool wrote (an error message), without the secrets the redactor knows. */
+  private readonly text = (value: string): string => this.telemetry.redact(value);
+
+  /** Opted-in content as an attribute: redacted whole, then cut (a cut key would escape the redactor). */
+  private readonly content = (value: unknown): string => contentAttribute(value, this.telemetry.redact);
+
   /** Sees one event. Never throws: tracing must not break a run. */
   readonly observe = (event: AgentEvent): void => {
     if (this.ended) return;
@@ -77,7 +83,7 @@ export class RunTracer {
       this.root.setAttribute(ERROR_TYPE, UNFINISHED);
       this.root.setStatus({
         code: SpanStatusCode.ERROR,
-        message: String((error as Error)?.message ?? error),
+        message: this.text(String((error as Error)?.message ?? error)),
       });
     }
     this.ended = true;
@@ -120,7 +126,7 @@ export class RunTracer {
         this.root.addEvent(TERN.inject, {
           "tern.inject.kind": event.kind,
           [TERN.turn]: this.turn,
-          ...(this.telemetry.captureContent && { "tern.inject.content": contentAttribute(event.content) }),
+          ...(this.telemetry.captureContent && { "tern.inject.content": this.content(event.content) }),
         });
         return;
       case "compaction_start":
@@ -137,13 +143,13 @@ export class RunTracer {
           "tern.compaction.tokens_after": event.tokensAfter,
           "tern.compaction.messages_before": event.messagesBefore,
           "tern.compaction.messages_kept": event.messagesKept,
-          ...(event.errorMessage !== undefined && { "tern.compaction.error": event.errorMessage }),
+          ...(event.errorMessage !== undefined && { "tern.compaction.error": this.text(event.errorMessage) }),
         });
         return;
       case "error":
         this.root.addEvent(TERN.error, {
           "tern.error.source": event.source,
-          "tern.error.message": event.message,
+          "tern.error.message": this.text(event.message),
           ...(event.hookName !== undefined && { "tern.hook.name": event.hookName }),
           ...(event.toolCallId !== undefined && { [GEN_AI.toolCallId]: event.toolCallId }),
         });
@@ -206,7 +212,7 @@ export class RunTracer {
       if (assistant.errorKind) span.setAttribute(ERROR_TYPE, assistant.errorKind);
       if (this.telemetry.captureContent) {
         const output = semconvMessage(assistant, finishReason(assistant.stopReason));
-        span.setAttribute(GEN_AI.outputMessages, contentAttribute([output]));
+        span.setAttribute(GEN_AI.outputMessages, this.content([output]));
       }
     } else if (this.telemetry.captureContent && !this.answered && role === "user") {
       // The run's prompts (before its first turn's model call); later user messages are injections.
@@ -225,7 +231,10 @@ export class RunTracer {
     if (event.stopReason === "error" || event.stopReason === "aborted") {
       // message_end may already have set the provider's error kind.
       span.setAttribute(ERROR_TYPE, event.errorKind ?? event.stopReason);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorMessage ?? event.stopReason });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: this.text(event.errorMessage ?? event.stopReason),
+      });
     }
     span.end();
   }
@@ -239,7 +248,7 @@ export class RunTracer {
     };
     if (this.turn > 0) attributes[TERN.turn] = this.turn;
     if (event.stepId !== undefined) attributes[TERN.stepId] = event.stepId;
-    if (this.telemetry.captureContent) attributes[GEN_AI.toolArguments] = contentAttribute(event.args);
+    if (this.telemetry.captureContent) attributes[GEN_AI.toolArguments] = this.content(event.args);
     const span = this.telemetry.tracer.startSpan(
       `${OPERATION.tool} ${event.toolName}`,
       { kind: SpanKind.INTERNAL, attributes },
@@ -254,7 +263,7 @@ export class RunTracer {
     this.tools.delete(event.toolCallId);
     if (event.blocked) span.setAttribute(TERN.permission, event.blocked);
     if (this.telemetry.captureContent)
-      span.setAttribute(GEN_AI.toolResult, contentAttribute(outcomeText(event.result)));
+      span.setAttribute(GEN_AI.toolResult, this.content(outcomeText(event.result)));
     if (event.isError) {
       span.setAttribute(ERROR_TYPE, event.blocked ?? "tool_error");
       span.setStatus({ code: SpanStatusCode.ERROR });
@@ -268,13 +277,16 @@ export class RunTracer {
     root.setAttribute(TERN.stopReason, event.stopReason);
     root.setAttribute(TERN.iterations, event.iterations);
     if (this.telemetry.captureContent) {
-      if (this.inputs.length > 0) root.setAttribute(GEN_AI.inputMessages, contentAttribute(this.inputs));
+      if (this.inputs.length > 0) root.setAttribute(GEN_AI.inputMessages, this.content(this.inputs));
       const answer = { role: "assistant", parts: [{ type: "text", content: event.answer }] };
-      root.setAttribute(GEN_AI.outputMessages, contentAttribute([answer]));
+      root.setAttribute(GEN_AI.outputMessages, this.content([answer]));
     }
     if (event.stopReason === "error" || event.stopReason === "aborted") {
       root.setAttribute(ERROR_TYPE, event.stopReason);
-      root.setStatus({ code: SpanStatusCode.ERROR, message: event.errorMessage ?? event.stopReason });
+      root.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: this.text(event.errorMessage ?? event.stopReason),
+      });
     }
     this.close();
   }

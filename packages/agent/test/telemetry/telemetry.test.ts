@@ -179,6 +179,34 @@ describe("run telemetry", () => {
     ]);
   });
 
+  it("passes error messages and captured content through the redactor before they reach a span", async () => {
+    const faux = createFaux({
+      replies: [
+        { content: [fauxToolCall("echo", { text: "token hunter2" })] },
+        { error: { kind: "auth", message: "key hunter2 was refused" } },
+      ],
+    });
+    await runAgentLoop(
+      [user("use hunter2")],
+      { messages: [], tools: [echoTool()] },
+      {
+        model: faux.model,
+        telemetry: {
+          tracer: tracing.tracer,
+          captureContent: true,
+          redact: (text) => text.replaceAll("hunter2", "[REDACTED]"),
+        },
+      },
+      noop,
+    );
+    const everything = JSON.stringify(
+      tracing.spans().map((span) => [span.attributes, span.events, span.status]),
+    );
+    expect(everything).toContain("[REDACTED]");
+    expect(everything).toContain("was refused");
+    expect(everything).not.toContain("hunter2");
+  });
+
   it("reads the opt-in from TERN_OTEL_CAPTURE_CONTENT or the GenAI instrumentations' variable", () => {
     expect(captureContentFromEnv({})).toBe(false);
     expect(captureContentFromEnv({ TERN_OTEL_CAPTURE_CONTENT: "true" })).toBe(true);
