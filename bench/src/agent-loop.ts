@@ -7,16 +7,16 @@ import { z } from "zod";
 import { measure, round } from "./measure.js";
 
 const RUNS = Number(process.env.BENCH_AGENT_RUNS ?? 300);
-const TURNS = 10;
+export const TURNS = 10;
 
-const echo = defineTool({
+export const echo = defineTool({
   name: "echo",
   description: "Echo the text back",
   parameters: z.object({ text: z.string() }),
   execute: ({ text }) => text,
 });
 
-function scriptedModel() {
+export function scriptedModel() {
   const faux = createFaux({ recordRequests: false, chunkSize: 16 });
   // Each run: TURNS tool calls, then an answer, decided from how far the run has got.
   const reply = ({ context }: { context: { messages: { role: string }[] } }) => {

@@ -7,6 +7,7 @@ import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
 import { sessionListBench } from "./session-list.js";
 import { startupBench } from "./startup.js";
+import { telemetryBench } from "./telemetry.js";
 import { webPaintBench } from "./web-paint.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
@@ -33,6 +34,10 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   "web-paint": { title: "web page: first paint of a 500-turn session (chromium)", run: webPaintBench },
   sandbox: { title: "bash sandbox: per-call overhead of bubblewrap on `bash -c true`", run: sandboxBench },
+  telemetry: {
+    title: "OpenTelemetry: cost per run (11 turns, 10 tool calls) off / API only / SDK",
+    run: telemetryBench,
+  },
   // Side by side with peer runtimes against one scripted loopback server (bench/README.md).
   "peers-versions": { title: "peers: versions measured", run: versionsBench },
   "peers-loop": { title: "peers 1: loop overhead (20 tool turns + answer per run)", run: loopBench },

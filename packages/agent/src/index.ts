@@ -41,6 +41,7 @@ export type {
   RunEndInfo,
   ToolBatch,
 } from "./policy.js";
+export * from "./telemetry/index.js";
 export {
   ABORTED_TOOL_TEXT,
   type BatchEnv,

@@ -1,6 +1,7 @@
 import { emptyUsage } from "@tern/ai";
 import { AgentEventStream } from "./event-stream.js";
 import { Run } from "./run.js";
+import { tracedRun } from "./telemetry/traced-run.js";
 import { describeThrown } from "./tool-result.js";
 import type { AgentContext, AgentEventSink, AgentLoopConfig, AgentMessage, AgentRunResult } from "./types.js";
 
@@ -44,7 +45,7 @@ export function runAgentLoop(
   emit: AgentEventSink,
   signal?: AbortSignal,
 ): Promise<AgentRunResult> {
-  return new Run(context, config, emit, signal).run(prompts);
+  return tracedRun(config, emit, (traced) => new Run(context, config, traced, signal).run(prompts));
 }
 
 export function runAgentLoopContinue(

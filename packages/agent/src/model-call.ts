@@ -105,6 +105,7 @@ export async function callModel(
     stopReason: final.stopReason,
   };
   if (final.errorMessage !== undefined) end.errorMessage = final.errorMessage;
+  if (final.errorKind !== undefined) end.errorKind = final.errorKind;
   await env.emit(end);
   return final;
 }

@@ -2,7 +2,7 @@ import type { ToolCall, ToolResultMessage } from "@tern/ai";
 import type { HookFailureReporter, HookRegistry } from "./hooks.js";
 import { findTool, runToolCall, type ToolCallEnv } from "./tool-call.js";
 import { describeThrown, errorOutcome, toolResultMessage } from "./tool-result.js";
-import type { AgentEvent, AnyAgentTool, ToolExecutionConfig, ToolOutcome } from "./types.js";
+import type { AgentEvent, AnyAgentTool, ToolBlock, ToolExecutionConfig, ToolOutcome } from "./types.js";
 
 export const ABORTED_TOOL_TEXT = "Tool execution was aborted.";
 export const TRUNCATED_CALL_TEXT =
@@ -68,9 +68,11 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
       args: call.arguments,
     });
     let outcome: ToolOutcome;
+    let blocked: ToolBlock | undefined;
     try {
       const result = await runToolCall(call, { ...callEnv, signal: controller.signal });
       outcome = result.outcome;
+      blocked = result.blocked;
       if (result.stopRun) stoppedByHook = true;
     } catch (error) {
       outcome = errorOutcome(describeThrown(error));
@@ -79,7 +81,7 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
     }
     if (closed) return; // the abort path already answered this call
     outcomes[index] = outcome;
-    await emitEnd(env, call, outcome, startedAt[index]!);
+    await emitEnd(env, call, outcome, startedAt[index]!, blocked);
   };
 
   let next = 0;
@@ -124,15 +126,23 @@ function isSequential(calls: readonly ToolCall[], env: BatchEnv): boolean {
   return false;
 }
 
-function emitEnd(env: BatchEnv, call: ToolCall, outcome: ToolOutcome, startedAt: number): Promise<void> {
-  return env.emit({
+function emitEnd(
+  env: BatchEnv,
+  call: ToolCall,
+  outcome: ToolOutcome,
+  startedAt: number,
+  blocked?: ToolBlock,
+): Promise<void> {
+  const event: AgentEvent = {
     type: "tool_execution_end",
     toolCallId: call.id,
     toolName: call.name,
     result: outcome,
     isError: outcome.isError,
     durationMs: env.now() - startedAt,
-  });
+  };
+  if (blocked) event.blocked = blocked;
+  return env.emit(event);
 }
 
 function untilDoneOrAborted(done: Promise<unknown>, signal: AbortSignal): Promise<unknown> {

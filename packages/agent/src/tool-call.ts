@@ -2,7 +2,7 @@ import type { ToolCall } from "@tern/ai";
 import type { HookFailureReporter, HookRegistry } from "./hooks.js";
 import { describeThrown, errorOutcome, normalizeToolResult } from "./tool-result.js";
 import { validateArguments } from "./tool-schema.js";
-import type { AgentEvent, AgentToolResult, AnyAgentTool, ToolOutcome } from "./types.js";
+import type { AgentEvent, AgentToolResult, AnyAgentTool, ToolBlock, ToolOutcome } from "./types.js";
 
 export interface ToolCallEnv {
   tools: readonly AnyAgentTool[];
@@ -18,6 +18,8 @@ export interface ToolCallResult {
   outcome: ToolOutcome;
   /** A PreToolUse hook asked to end the run. */
   stopRun: boolean;
+  /** A PreToolUse hook denied the call (telemetry records the decision). */
+  blocked?: ToolBlock;
 }
 
 export function findTool(tools: readonly AnyAgentTool[], name: string): AnyAgentTool | undefined {
@@ -56,12 +58,15 @@ export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<Too
       env.reportHookFailure,
       env.signal,
     );
-    if (decision.action === "deny") return fail(`Tool call "${call.name}" was denied: ${decision.reason}`);
+    if (decision.action === "deny") {
+      return { ...fail(`Tool call "${call.name}" was denied: ${decision.reason}`), blocked: "denied" };
+    }
     if (decision.action === "terminate") {
       stopRun = true;
       return {
         outcome: errorOutcome(`Tool call "${call.name}" was stopped: ${decision.reason}`, true),
         stopRun,
+        blocked: "terminated",
       };
     }
     if (decision.argsRewritten) {

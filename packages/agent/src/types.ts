@@ -5,6 +5,7 @@
 import type {
   AssistantEvent,
   AssistantMessage,
+  ErrorKind,
   JsonSchema,
   Message,
   Model,
@@ -21,6 +22,7 @@ import type { ZodType } from "zod";
 import type { HookRegistry } from "./hooks.js";
 import type { PlanAnalysis, PlanStep, StepOutcome } from "./plan/types.js";
 import type { LoopPolicy } from "./policy.js";
+import type { TelemetryOptions } from "./telemetry/options.js";
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -182,6 +184,11 @@ export interface AgentLoopConfig {
   now?: () => number;
   /** Id generator (run ids, model call ids). Default `crypto.randomUUID`. */
   ids?: () => string;
+  /**
+   * OpenTelemetry spans for the run (GenAI conventions). On by default: without an SDK installed
+   * by the host the API is a no-op. `false` turns it off.
+   */
+  telemetry?: TelemetryOptions | false;
 }
 
 // ---------------------------------------------------------------- run results
@@ -235,6 +242,8 @@ export type ModelCallPurpose = "turn" | (string & {});
 
 export type PlanReplanReason = "low_confidence" | "user_message";
 
+export type ToolBlock = "denied" | "terminated";
+
 export type ErrorSource = "hook" | "loop" | "listener" | "policy";
 
 export type AgentEvent =
@@ -258,6 +267,7 @@ export type AgentEvent =
       durationMs: number;
       stopReason: AssistantMessage["stopReason"];
       errorMessage?: string;
+      errorKind?: ErrorKind;
     }
   /** A model call failed before any output and will be tried again after `delayMs`. */
   | ({
@@ -304,6 +314,8 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
       stepId?: string;
+      /** A PreToolUse hook (a permission policy) denied the call, or denied it and ended the run. */
+      blocked?: ToolBlock;
     }
   | { type: "turn_end"; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "phase"; phase: string; detail?: Record<string, unknown> }

@@ -2,6 +2,8 @@
 // Bundles the `tern` command into packages/cli/dist with esbuild:
 //   dist/tern.js      the entry: argument fast paths (--version, --help), nothing heavy
 //   dist/tern-app.js  everything else, imported by tern.js only when a command needs it
+//   dist/tern-otel.js the OpenTelemetry SDK and OTLP exporters, imported by tern-app.js only when
+//                     an OTEL_EXPORTER_OTLP_*ENDPOINT is set (a megabyte nobody else parses)
 //   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
 //   dist/web/         the page `tern serve` serves at / (@tern/web's build)
 // The bundles hold every dependency: the package installs with nothing to download.
@@ -15,7 +17,11 @@ import { fileURLToPath } from "node:url";
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(cliDir);
 const distDir = join(cliDir, "dist");
-const outputs = { main: join(distDir, "tern.js"), app: join(distDir, "tern-app.js") };
+const outputs = {
+  main: join(distDir, "tern.js"),
+  app: join(distDir, "tern-app.js"),
+  otel: join(distDir, "tern-otel.js"),
+};
 const EXAMPLES = ["stats-bug"];
 const examplesDir = join(dirname(packagesDir), "examples");
 
@@ -47,6 +53,7 @@ function isStale() {
     const built = Math.min(
       statSync(outputs.main).mtimeMs,
       statSync(outputs.app).mtimeMs,
+      statSync(outputs.otel).mtimeMs,
       statSync(join(distDir, "web", "index.html")).mtimeMs,
     );
     return built < newestSource();
@@ -60,6 +67,14 @@ const appAsExternal = {
   name: "tern-app-external",
   setup(build) {
     build.onResolve({ filter: /^\.\/app\.js$/ }, () => ({ path: "./tern-app.js", external: true }));
+  },
+};
+
+// tracing.ts imports "./otel-sdk.js" only when tracing is on; in the bundle that is tern-otel.js.
+const otelAsExternal = {
+  name: "tern-otel-external",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/otel-sdk\.js$/ }, () => ({ path: "./tern-otel.js", external: true }));
   },
 };
 
@@ -98,6 +113,9 @@ const lazyRequireBundled = {
   },
 };
 
+const REQUIRE_BANNER =
+  'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);';
+
 export async function build({ ifStale = false, quiet = false } = {}) {
   if (ifStale && !isStale()) return false;
   const esbuild = await import("esbuild");
@@ -113,7 +131,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     legalComments: "none",
   };
   const { buildWeb } = await import("../../web/scripts/build.mjs");
-  const [main, app] = await Promise.all([
+  const [main, app, otel] = await Promise.all([
     esbuild.build({
       ...common,
       entryPoints: [join(cliDir, "src/main.ts")],
@@ -125,16 +143,20 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       ...common,
       entryPoints: [join(cliDir, "src/app.ts")],
       outfile: outputs.app,
-      plugins: [lazyRequireBundled],
+      plugins: [lazyRequireBundled, otelAsExternal],
       // Bundled CommonJS dependencies call require() for Node built-ins.
-      banner: {
-        js: 'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);',
-      },
+      banner: { js: REQUIRE_BANNER },
+    }),
+    esbuild.build({
+      ...common,
+      entryPoints: [join(cliDir, "src/runtime/otel-sdk.ts")],
+      outfile: outputs.otel,
+      banner: { js: REQUIRE_BANNER },
     }),
   ]);
   mkdirSync(distDir, { recursive: true });
-  // The app first: a new tern.js must never find an older tern-app.js missing an export it needs.
-  for (const result of [app, main]) {
+  // Dependencies first: a new file must never find an older one it imports missing an export.
+  for (const result of [otel, app, main]) {
     for (const file of result.outputFiles) {
       const temp = `${file.path}.${process.pid}.tmp`;
       writeFileSync(temp, file.contents, { mode: 0o755 });
@@ -143,7 +165,10 @@ export async function build({ ifStale = false, quiet = false } = {}) {
   }
   copyExamples();
   await buildWeb(join(distDir, "web"));
-  if (!quiet) process.stderr.write(`built ${outputs.main}, ${outputs.app} and ${join(distDir, "web")}\n`);
+  if (!quiet)
+    process.stderr.write(
+      `built ${outputs.main}, ${outputs.app}, ${outputs.otel} and ${join(distDir, "web")}\n`,
+    );
   return true;
 }
 

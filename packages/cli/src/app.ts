@@ -21,6 +21,23 @@ const COMMANDS = [
 ];
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
+  const tracing = TRACED.has(argv[0] ?? "")
+    ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>
+        io.stderr.write(`tern: ${line}\n`),
+      )
+    : undefined;
+  try {
+    return await dispatch(argv, io);
+  } finally {
+    // Every way out (answer, failure, Ctrl-C's abort, serve's stop) passes here: the spans go first.
+    await tracing?.shutdown();
+  }
+}
+
+/** Commands that run the agent, so trace when OTEL_EXPORTER_OTLP_*ENDPOINT is set. */
+const TRACED = new Set(["run", "chat", "serve"]);
+
+async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
   const [command, ...rest] = argv;
   try {
     switch (command) {

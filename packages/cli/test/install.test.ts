@@ -1,12 +1,15 @@
 // The README's install works outside the repository: the packed @tern/cli installs into a fresh
 // global prefix with npm offline (so it needs nothing from a registry), and the installed `tern`
-// answers --version and runs the demo from an unrelated directory.
+// answers --version, runs the demo from an unrelated directory, and exports OpenTelemetry spans
+// with the SDK bundled in it.
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/build.js";
+import { startLoopbackServer, textReply } from "./support/openai-script.js";
+import { startOtlpReceiver } from "./support/otlp-receiver.js";
 import { ensureBuilt, removeLater, tempDir, ternEnv } from "./support/tern.js";
 
 const run = promisify(execFile);
@@ -37,6 +40,7 @@ it(
         "bin/tern.js",
         "dist/tern.js",
         "dist/tern-app.js",
+        "dist/tern-otel.js",
         "dist/examples/stats-bug/package.json",
         "dist/examples/stats-bug/src/stats.js",
         "dist/web/index.html",
@@ -64,6 +68,30 @@ it(
     const project = /project\s+(\S+)/.exec(demo.stderr)?.[1];
     if (project) removeLater(dirname(project));
     expect(demo.stderr).toMatch(/The demo ended green/);
+
+    // The OTLP exporter ships in the package: a run reaches a collector with nothing else installed.
+    const model = await startLoopbackServer([textReply("traced")]);
+    const receiver = await startOtlpReceiver();
+    try {
+      const traced = await run("tern", ["run", "hi"], {
+        cwd: elsewhere,
+        env: {
+          ...env,
+          TERN_PROVIDER: "llamacpp",
+          TERN_MODEL: "test-model",
+          TERN_BASE_URL: `${model.baseUrl}/v1`,
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        },
+      });
+      expect(traced.stdout).toBe("traced\n");
+      expect(receiver.spans().map((span) => span.name)).toEqual(
+        expect.arrayContaining(["invoke_agent tern", "chat test-model"]),
+      );
+    } finally {
+      await model.close();
+      await receiver.close();
+    }
   },
   INSTALL_CEILING_MS,
 );

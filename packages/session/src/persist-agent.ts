@@ -42,7 +42,8 @@ export interface SessionAgent {
 
 /**
  * An Agent that starts from the session's context (messages and thinking level at the leaf) and
- * persists through it. `streamOptions.sessionId` defaults to the session id.
+ * persists through it. `streamOptions.sessionId` defaults to the session id; the run's spans
+ * (OpenTelemetry) are redacted like the session file.
  */
 export function createSessionAgent(
   session: Session,
@@ -54,6 +55,11 @@ export function createSessionAgent(
     ...options,
     thinkingLevel: options.thinkingLevel ?? context.thinkingLevel,
     streamOptions: { sessionId: session.id, ...options.streamOptions },
+    // Spans carry error messages (and content, when opted in): no secret the session hides.
+    telemetry:
+      options.telemetry === false
+        ? false
+        : { redact: (text) => session.redactText(text), ...options.telemetry },
     messages: context.messages,
   });
   return { agent, binding: persistAgent(agent, session, recorderOptions) };

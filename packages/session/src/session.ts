@@ -108,6 +108,11 @@ export class Session {
     return this.header.id;
   }
 
+  /** `text` as this session would write it: known key shapes and registered secrets replaced (traces use it). */
+  redactText(text: string): string {
+    return this.redact(text);
+  }
+
   get readOnly(): boolean {
     return this.sink === undefined;
   }

@@ -7,6 +7,7 @@
 
 import type { AssistantMessage, Model } from "@tern/ai";
 import { assistantMessage, messageText } from "../messages.js";
+import { tracedRun } from "../telemetry/traced-run.js";
 import { describeThrown } from "../tool-result.js";
 import type { AgentEventSink, AgentMessage, AgentRunResult, AgentStopReason } from "../types.js";
 import { analyze, PlanAborted } from "./analyzer.js";
@@ -28,11 +29,20 @@ import {
  * Runs `prompts` (or `config.resume`) as a plan. Events go to `emit`, awaited like the loop's.
  * The result's `messages` are the prompts and the answer; step transcripts stay inside the steps.
  */
-export async function runPlan(
+export function runPlan(
   prompts: AgentMessage[],
   config: PlanRunConfig,
   emit: AgentEventSink,
   signal: AbortSignal = new AbortController().signal,
+): Promise<AgentRunResult> {
+  return tracedRun(config, emit, (traced) => plan(prompts, config, traced, signal));
+}
+
+async function plan(
+  prompts: AgentMessage[],
+  config: PlanRunConfig,
+  emit: AgentEventSink,
+  signal: AbortSignal,
 ): Promise<AgentRunResult> {
   const env = planEnv(emit, signal, config);
   const startedAt = env.now();

@@ -78,6 +78,8 @@ export async function runStep(
         policies: config.policies,
         now: env.now,
         ids: env.ids,
+        // The step's model calls and tools reach the plan's stream, whose run span holds them.
+        telemetry: false,
         shouldStopAfterTurn: (turn) => {
           turnLimit = turn.toolResults.length > 0 && turn.turn >= maxTurns;
           return turnLimit;

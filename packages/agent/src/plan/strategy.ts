@@ -8,6 +8,7 @@
 import { addUsage } from "@tern/ai";
 import { runAgentLoop } from "../loop.js";
 import { messageText } from "../messages.js";
+import { tracedRun } from "../telemetry/traced-run.js";
 import type {
   AgentContext,
   AgentEvent,
@@ -30,6 +31,19 @@ export async function runWithStrategy(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<AgentRunResult> {
   if (strategy !== "auto") return runChosen(strategy, prompts, context, config, emit, signal);
+  // Traced here, not in the chosen run, so the router's call is inside the run's span.
+  return tracedRun(config, emit, (traced) =>
+    routeAndRun(prompts, context, { ...config, telemetry: false }, traced, signal),
+  );
+}
+
+async function routeAndRun(
+  prompts: AgentMessage[],
+  context: AgentContext,
+  config: AgentLoopConfig & { plan?: PlanOptions },
+  emit: AgentEventSink,
+  signal: AbortSignal,
+): Promise<AgentRunResult> {
   const held: AgentEvent[] = [];
   const env = planEnv((event) => void held.push(event), signal, config);
   let chosen: RunStrategy;
@@ -81,5 +95,6 @@ export function planConfig(
     getUserMessages: config.getSteeringMessages,
     now: config.now,
     ids: config.ids,
+    telemetry: config.telemetry,
   };
 }

@@ -4,6 +4,7 @@
 import type { Model, StreamFunction, StreamOptions, Usage } from "@tern/ai";
 import type { HookRegistry } from "../hooks.js";
 import type { LoopPolicy } from "../policy.js";
+import type { TelemetryOptions } from "../telemetry/options.js";
 import type { AgentMessage, AnyAgentTool } from "../types.js";
 
 /** How a task runs: one ReAct loop, a plan of steps, or a router's choice between the two. */
@@ -101,6 +102,8 @@ export interface PlanRunConfig extends PlanOptions {
   resume?: PlanCheckpoint;
   now?: () => number;
   ids?: () => string;
+  /** The plan run's spans (steps' model calls and tools are its children). */
+  telemetry?: TelemetryOptions | false;
 }
 
 export const PLAN_DEFAULTS = {
