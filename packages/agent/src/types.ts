@@ -76,6 +76,11 @@ export interface ToolExecutionContext {
   toolCallId: string;
   /** Streams a partial result as a `tool_execution_update` event; await it to respect back-pressure. */
   onUpdate: (partial: AgentToolResult | string) => Promise<void>;
+  /**
+   * Emits an event into the run's stream: a tool that runs a sub-agent (`task`) forwards its
+   * events here, marked with `parentToolCallId`. Absent when the tool is called outside a loop.
+   */
+  emit?: (event: AgentEvent) => Promise<void>;
 }
 
 export interface AgentTool<TParams = Record<string, unknown>, TDetails = unknown> {
@@ -233,6 +238,8 @@ export type InjectKind =
 /** "turn" for loop turns; auxiliary calls name their job ("compaction", "tool_selection", "synthesis", ...). */
 export type ModelCallPurpose = "turn" | (string & {});
 
+export type SubagentStatus = "done" | "failed" | "aborted";
+
 export type PlanReplanReason = "low_confidence" | "user_message";
 
 export type ErrorSource = "hook" | "loop" | "listener" | "policy";
@@ -240,6 +247,7 @@ export type ErrorSource = "hook" | "loop" | "listener" | "policy";
 export type AgentEvent =
   | { type: "agent_start"; runId: string; timestamp: number }
   | { type: "turn_start"; turn: number; timestamp: number }
+  /** `parentToolCallId` (here and on tool and retry events): made by the sub-agent of that `task` call. */
   | {
       type: "model_call_start";
       callId: string;
@@ -247,6 +255,7 @@ export type AgentEvent =
       model: string;
       provider: string;
       timestamp: number;
+      parentToolCallId?: string;
     }
   | {
       type: "model_call_end";
@@ -258,6 +267,7 @@ export type AgentEvent =
       durationMs: number;
       stopReason: AssistantMessage["stopReason"];
       errorMessage?: string;
+      parentToolCallId?: string;
     }
   /** A model call failed before any output and will be tried again after `delayMs`. */
   | ({
@@ -266,6 +276,7 @@ export type AgentEvent =
       purpose: ModelCallPurpose;
       model: string;
       provider: string;
+      parentToolCallId?: string;
     } & RetryNotice)
   | { type: "message_start"; message: AgentMessage }
   /** `message` is the live partial (the same object every update): copy it if you keep it. */
@@ -287,6 +298,7 @@ export type AgentEvent =
       toolName: string;
       args: Record<string, unknown>;
       stepId?: string;
+      parentToolCallId?: string;
     }
   | {
       type: "tool_execution_update";
@@ -295,6 +307,7 @@ export type AgentEvent =
       args: Record<string, unknown>;
       partialResult: ToolOutcome;
       stepId?: string;
+      parentToolCallId?: string;
     }
   | {
       type: "tool_execution_end";
@@ -304,6 +317,7 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
       stepId?: string;
+      parentToolCallId?: string;
     }
   | { type: "turn_end"; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "phase"; phase: string; detail?: Record<string, unknown> }
@@ -329,6 +343,28 @@ export type AgentEvent =
   /** A step's end: `status` done, failed, skipped (a dependency failed) or aborted; usage is the step's own. */
   | ({ type: "plan_step_end"; round: number; stepId: string } & Omit<StepOutcome, "id">)
   | ({ type: "plan_analysis"; round: number } & PlanAnalysis)
+  /** A `task` call started a sub-agent (`parentToolCallId` is that call; `depth` 1 for the run's own sub-agents). */
+  | {
+      type: "subagent_start";
+      parentToolCallId: string;
+      agent: string;
+      task: string;
+      model: string;
+      depth: number;
+      timestamp: number;
+    }
+  /** The sub-agent ended; `usage` is its own (already counted in the run's total through its model calls). */
+  | {
+      type: "subagent_end";
+      parentToolCallId: string;
+      agent: string;
+      status: SubagentStatus;
+      answer: string;
+      error?: string;
+      turns: number;
+      usage: Usage;
+      durationMs: number;
+    }
   /** Another round starts: the analysis fell short, or the user sent a message during the plan. */
   | { type: "plan_replan"; round: number; reason: PlanReplanReason; message?: string }
   | {
