@@ -5,15 +5,18 @@
 import {
   type AgentOptions,
   contextGuard,
+  type HookRegistry,
   type ModelRole,
   REQUEST_TOOLS_TOOL,
   type ReactOptions,
   TASK_COMPLETE_TOOL,
+  TASK_TOOL_NAME,
 } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
 import { type AnyBuiltinTool, createTools, type PermissionOptions, type SandboxOptions } from "@tern/tools";
 import { chooseModel, explicitApiKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
+import { extraTools } from "./extra-tools.js";
 import { loopOptions } from "./loop-options.js";
 import { systemPrompt } from "./system-prompt.js";
 
@@ -24,6 +27,8 @@ export interface AgentParts {
   permissions: Omit<PermissionOptions, "ask" | "tools">;
   /** Thinking level, stream options (key, retries), the context guard and the ReAct options. */
   options: Partial<AgentOptions>;
+  /** Problems worth telling the user (agent profiles that could not be read). */
+  warnings: string[];
 }
 
 export function agentParts(
@@ -37,6 +42,8 @@ export function agentParts(
     sandbox?: SandboxOptions;
     /** Resolves the plan roles' models ("roles" in config.json); without it steps use `model`. */
     registry?: ModelRegistry;
+    /** The run's hooks (permissions), which sub-agents share; without them there is no `task` tool. */
+    hooks?: HookRegistry;
   },
 ): AgentParts {
   const { cwd, model, env } = where;
@@ -45,7 +52,17 @@ export function agentParts(
       ? []
       : createTools({ root: cwd, sandbox: where.sandbox ?? bashSandbox(settings) });
   const apiKey = explicitApiKey(model, settings, env);
+  const streamOptions = {
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(settings.retry ? { retry: settings.retry } : {}),
+  };
+  const extra =
+    settings.tools === "none"
+      ? { tools: [], warnings: [] }
+      : extraTools(settings, { ...where, streamOptions }, tools);
+  tools.push(...(extra.tools as AnyBuiltinTool[]));
   return {
+    warnings: extra.warnings,
     tools,
     systemPrompt: systemPrompt({
       cwd,
@@ -57,15 +74,13 @@ export function agentParts(
       allow: settings.allow,
       deny: settings.deny,
       // The agent's own policy tools change nothing outside the run: they never need permission.
-      kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read" },
+      // `task` itself changes nothing: its sub-agent's calls pass this same policy one by one.
+      kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read", [TASK_TOOL_NAME]: "read" },
       root: cwd,
     },
     options: {
       ...(settings.thinking ? { thinkingLevel: settings.thinking } : {}),
-      streamOptions: {
-        ...(apiKey !== undefined ? { apiKey } : {}),
-        ...(settings.retry ? { retry: settings.retry } : {}),
-      },
+      streamOptions,
       // Keeps every model call inside the model's context window (and makes /compact possible).
       policies: [contextGuard()],
       ...loopOptions(settings, where.react),

@@ -121,20 +121,23 @@ function build(
 ): Runtime {
   const { settings } = options;
   const { session, model, cwd } = parts;
+  const hooks = new HookRegistry();
   const {
     tools,
     systemPrompt,
     permissions,
     options: agentOptions,
+    warnings,
   } = agentParts(settings, {
     cwd,
     model,
     env: options.env,
     sandbox: parts.sandboxOptions,
     registry: parts.registry,
+    hooks,
     ...(options.react ? { react: options.react } : {}),
   });
-  const hooks = new HookRegistry();
+  for (const warning of warnings) options.warn(warning);
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,

@@ -19,12 +19,13 @@ export function servedEngineOptions(
     allowRoots: [settings.cwd, ...serve.allowRoots],
     permissionTimeoutMs: serve.permissionTimeoutMs,
     maxRuns: serve.maxRuns,
-    configureAgent: ({ cwd, model }): AgentConfig => {
+    configureAgent: ({ cwd, model, hooks }): AgentConfig => {
       const { tools, systemPrompt, permissions, options } = agentParts(settings, {
         cwd,
         model,
         env: parts.env,
         registry: parts.registry,
+        hooks,
       });
       return { ...options, tools, systemPrompt, ...(tools.length > 0 ? { permissions } : {}) };
     },
