@@ -2,7 +2,9 @@
 // again on resume), task (a sub-agent collapsed to one summary line; its request carries only its
 // task; its events land in the session) and web_fetch (the address guard refuses loopback even
 // when a domain rule allows the host; the guard is never lifted by the CLI).
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -97,5 +99,77 @@ describe("tern run: todo_write, task, web_fetch", () => {
     const again = await runTern(["run", "--session", String(id), "Go on"], { env, cwd: work });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/▶ Count the files/);
+  });
+
+  it("searches through the configured SearXNG endpoint when a rule allows web_search", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    const queries: string[] = [];
+    const searx = createServer((req, res) => {
+      queries.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          results: [{ title: "Arctic tern", url: "https://birds.test/tern", content: "Long flights" }],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => searx.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (searx.address() as AddressInfo).port;
+      writeFileSync(
+        join(home, "config.json"),
+        JSON.stringify({ webSearch: { kind: "searxng", url: `http://127.0.0.1:${port}` } }),
+      );
+      server = await startLoopbackServer([
+        toolReply([{ name: "web_search", args: { query: "arctic tern" } }]),
+        textReply("Found it."),
+      ]);
+      const env = ternEnv({
+        TERN_HOME: home,
+        TERN_PROVIDER: "llamacpp",
+        TERN_MODEL: "test-model",
+        TERN_BASE_URL: `${server.baseUrl}/v1`,
+      });
+      const result = await runTern(["run", "--allow-tool", "web_search", "Search"], { env, cwd: work });
+      expect(result.stderr).not.toMatch(/tern: /);
+      expect(result.code).toBe(0);
+      expect(queries).toEqual(["/search?q=arctic+tern&format=json"]);
+      const second = JSON.stringify(wireMessages(server.requests[1]!.body));
+      expect(second).toContain("1. Arctic tern\\n   https://birds.test/tern\\n   Long flights");
+    } finally {
+      await new Promise((resolve) => searx.close(resolve));
+    }
+  });
+
+  it("has no web_search without a configured backend; loads agent profiles and warns about a bad one", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    mkdirSync(join(work, ".tern", "agents"), { recursive: true });
+    writeFileSync(
+      join(work, ".tern", "agents", "reviewer.md"),
+      "---\ndescription: Reviews diffs\ntools: [read, grep]\n---\nYou review code.\n",
+    );
+    writeFileSync(join(work, ".tern", "agents", "broken.md"), "---\ndescription: [unclosed\n---\nbody\n");
+    server = await startLoopbackServer([textReply("ok")]);
+    const env = ternEnv({
+      TERN_HOME: home,
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    const result = await runTern(["run", "hi"], { env, cwd: work });
+    expect(result.code).toBe(0);
+    const tools = (server.requests[0]!.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    const names = tools.map((tool) => tool.function.name);
+    expect(names).toEqual(expect.arrayContaining(["task", "todo_write", "web_fetch"]));
+    expect(names).not.toContain("web_search");
+    const task = tools.find((tool) => tool.function.name === "task") as unknown as {
+      function: { description: string };
+    };
+    expect(task.function.description).toContain("- reviewer: Reviews diffs");
+    expect(result.stderr).toMatch(
+      /agent profile .*broken\.md: the front matter is not valid YAML.*; skipped/,
+    );
   });
 });
