@@ -164,6 +164,15 @@ describe("web_fetch SSRF guard", () => {
     expect(requests).toEqual([]);
   });
 
+  it("connects to the address it resolved and checked when a name is used", async () => {
+    // "localhost" goes through the guard's own DNS lookup (an IP literal would skip it).
+    const tools = [webFetchTool({ allowPrivateAddresses: ["127.0.0.1", "::1"] })];
+    const port = new URL(base).port;
+    const result = await callTool(tools, "web_fetch", { url: `http://localhost:${port}/data.json` });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain('"tern":"arctic"');
+  });
+
   it("refuses a redirect into the internal network even when loopback is lifted", async () => {
     const metadata = await fetchLifted(`${base}/to-metadata`);
     expect(metadata.isError).toBe(true);
