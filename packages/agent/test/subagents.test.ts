@@ -273,3 +273,38 @@ describe("agent profiles", () => {
     }
   });
 });
+
+describe("task tool abort", () => {
+  it("stops the sub-agent with the run; the task call ends as aborted", async () => {
+    const outer = new AbortController();
+    const hang: AgentTool = {
+      name: "hang",
+      description: "Waits until aborted",
+      parameters: z.object({}),
+      execute: (_args, { signal }) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+          outer.abort();
+        }),
+    };
+    const faux = router((text, _tools, req) => {
+      if (text === "go")
+        return { content: [fauxToolCall("task", { description: "H", prompt: "hang" }, "call-h")] };
+      return answered(req) ? "never" : { content: [fauxToolCall("hang", {})] };
+    });
+    const events: AgentEvent[] = [];
+    const result = await runAgentLoop(
+      [userMessage("go", 0)],
+      { messages: [], tools: [taskTool({ model: faux.model, tools: [hang] }) as AgentTool] },
+      { model: faux.model },
+      (event) => {
+        events.push(event);
+      },
+      outer.signal,
+    );
+    expect(result.stopReason).toBe("aborted");
+    expect(events.some((e) => e.type === "subagent_start")).toBe(true);
+    const end = events.find((e) => e.type === "tool_execution_end" && e.toolCallId === "call-h");
+    expect(end).toMatchObject({ isError: true });
+  });
+});

@@ -61,7 +61,12 @@ export class SubagentLines {
       return true;
     }
     const parent = "parentToolCallId" in event ? event.parentToolCallId : undefined;
-    if (parent === undefined) return false;
+    if (parent === undefined) {
+      // An aborted run drops its sub-agents' late events: the task call's own end closes them.
+      if (event.type === "tool_execution_end" && this.running.delete(event.toolCallId)) this.show();
+      if (event.type === "agent_end") this.running.clear();
+      return false;
+    }
     const entry = this.running.get(this.root(parent));
     if (event.type === "tool_execution_start") {
       this.owner.set(event.toolCallId, parent);
