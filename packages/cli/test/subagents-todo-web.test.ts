@@ -30,6 +30,16 @@ const TODOS = [
   { id: "2", content: "Report back", status: "pending" },
 ];
 
+/** `tern run` against the scripted model server, with its own TERN_HOME. */
+function scriptedEnv(home: string, model: LoopbackServer): NodeJS.ProcessEnv {
+  return ternEnv({
+    TERN_HOME: home,
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${model.baseUrl}/v1`,
+  });
+}
+
 function sessionLines(home: string): string[] {
   const root = join(home, "sessions");
   const [dir] = readdirSync(root);
@@ -55,12 +65,7 @@ describe("tern run: todo_write, task, web_fetch", () => {
       // The completion checklist asks once after several tool calls.
       textReply("All done."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedEnv(home, server);
     const result = await runTern(["run", "--allow-tool", "web_fetch(domain:127.0.0.1)", "Do the work"], {
       env,
       cwd: work,
@@ -125,12 +130,7 @@ describe("tern run: todo_write, task, web_fetch", () => {
         toolReply([{ name: "web_search", args: { query: "arctic tern" } }]),
         textReply("Found it."),
       ]);
-      const env = ternEnv({
-        TERN_HOME: home,
-        TERN_PROVIDER: "llamacpp",
-        TERN_MODEL: "test-model",
-        TERN_BASE_URL: `${server.baseUrl}/v1`,
-      });
+      const env = scriptedEnv(home, server);
       const result = await runTern(["run", "--allow-tool", "web_search", "Search"], { env, cwd: work });
       expect(result.stderr).not.toMatch(/tern: /);
       expect(result.code).toBe(0);
@@ -152,12 +152,7 @@ describe("tern run: todo_write, task, web_fetch", () => {
     );
     writeFileSync(join(work, ".tern", "agents", "broken.md"), "---\ndescription: [unclosed\n---\nbody\n");
     server = await startLoopbackServer([textReply("ok")]);
-    const env = ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedEnv(home, server);
     const result = await runTern(["run", "hi"], { env, cwd: work });
     expect(result.code).toBe(0);
     const tools = (server.requests[0]!.body as { tools?: { function: { name: string } }[] }).tools ?? [];
