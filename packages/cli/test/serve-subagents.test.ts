@@ -1,17 +1,20 @@
-// A served session's sub-agent and todo list over SSE: a real `tern serve` child process, a
-// scripted OpenAI-compatible model on loopback, plain fetch as the client.
-import { afterAll, beforeAll, expect, it } from "vitest";
+// A served session's sub-agent and todo list over SSE and JSON-RPC: a real `tern serve` child
+// process, a scripted OpenAI-compatible model on loopback, plain fetch and the official
+// @github/copilot-sdk as clients.
+import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
+import { afterEach, beforeEach, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { tempDir } from "./support/tern.js";
 
+// One scripted model per test: a spare reply one test did not use must not answer the next.
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
 
-beforeAll(async () => {
+beforeEach(async () => {
   model = await scriptedOpenAi();
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await model.close();
 });
 
@@ -50,4 +53,46 @@ it("streams the todo list and a sub-agent (its tool calls marked with the task c
   expect(sub[1]!.data.answer).toBe("No files.");
   const ls = frames.filter((f) => f.event === "step" && f.data.tool_call_id === "ls1");
   expect(ls.map((f) => f.data.parent_tool_call_id)).toEqual(["task1", "task1"]);
+});
+
+it("shows the sub-agent to the Copilot SDK as subagent.started/completed with its tool calls nested", async () => {
+  const home = tempDir();
+  const work = tempDir();
+  const { rpcPort } = await startServe([
+    ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+    ...["--home", home, "--cwd", work],
+  ]);
+  const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
+  try {
+    const session = await client.createSession({ onPermissionRequest: () => ({ kind: "approve-once" }) });
+    const events: SessionEvent[] = [];
+    session.on((event) => events.push(event));
+    model.push(
+      {
+        toolCalls: [{ id: "task2", name: "task", args: { description: "Look", prompt: "List the files." } }],
+      },
+      { toolCalls: [{ id: "ls2", name: "ls", args: { path: "." } }] },
+      { text: "No files." },
+      { text: "Final." },
+      { text: "Final." },
+    );
+    await session.sendAndWait({ prompt: "go" }, 15_000);
+    const started = events.find((event) => event.type === "subagent.started");
+    expect(started?.data).toMatchObject({
+      toolCallId: "task2",
+      agentName: "general",
+      agentDescription: "Look",
+    });
+    const completed = events.find((event) => event.type === "subagent.completed");
+    expect(completed?.data).toMatchObject({ toolCallId: "task2", agentName: "general" });
+    const ls = events.filter(
+      (event) =>
+        event.type === "tool.execution_start" && (event.data as { toolCallId?: string }).toolCallId === "ls2",
+    );
+    expect(ls.map((event) => (event.data as { parentToolCallId?: string }).parentToolCallId)).toEqual([
+      "task2",
+    ]);
+  } finally {
+    await client.stop();
+  }
 });
