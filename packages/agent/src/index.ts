@@ -41,6 +41,18 @@ export type {
   RunEndInfo,
   ToolBatch,
 } from "./policy.js";
+export { type AgentProfile, type ProfileParse, parseAgentProfile } from "./subagents/profile.js";
+export {
+  DEFAULT_MAX_SUBAGENT_DEPTH,
+  DEFAULT_SUBAGENT_MAX_TURNS,
+  GENERAL_AGENT,
+  MAX_SUBAGENT_DEPTH_ENV,
+  maxDepthFromEnv,
+  TASK_TOOL_NAME,
+  type TaskDetails,
+  type TaskToolOptions,
+  taskTool,
+} from "./subagents/task-tool.js";
 export * from "./telemetry/index.js";
 export {
   ABORTED_TOOL_TEXT,

@@ -82,6 +82,7 @@ export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<Too
       signal: env.signal,
       toolCallId: call.id,
       onUpdate: (partial) => emitUpdate(call, partial, env),
+      emit: (event) => (env.isClosed() ? Promise.resolve() : env.emit(event)),
     });
     outcome = normalizeToolResult(raw);
   } catch (error) {

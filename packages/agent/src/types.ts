@@ -78,6 +78,11 @@ export interface ToolExecutionContext {
   toolCallId: string;
   /** Streams a partial result as a `tool_execution_update` event; await it to respect back-pressure. */
   onUpdate: (partial: AgentToolResult | string) => Promise<void>;
+  /**
+   * Emits an event into the run's stream: a tool that runs a sub-agent (`task`) forwards its
+   * events here, marked with `parentToolCallId`. Absent when the tool is called outside a loop.
+   */
+  emit?: (event: AgentEvent) => Promise<void>;
 }
 
 export interface AgentTool<TParams = Record<string, unknown>, TDetails = unknown> {
@@ -240,6 +245,8 @@ export type InjectKind =
 /** "turn" for loop turns; auxiliary calls name their job ("compaction", "tool_selection", "synthesis", ...). */
 export type ModelCallPurpose = "turn" | (string & {});
 
+export type SubagentStatus = "done" | "failed" | "aborted";
+
 export type PlanReplanReason = "low_confidence" | "user_message";
 
 export type ToolBlock = "denied" | "terminated";
@@ -249,6 +256,7 @@ export type ErrorSource = "hook" | "loop" | "listener" | "policy";
 export type AgentEvent =
   | { type: "agent_start"; runId: string; timestamp: number }
   | { type: "turn_start"; turn: number; timestamp: number }
+  /** `parentToolCallId` (here and on tool and retry events): made by the sub-agent of that `task` call. */
   | {
       type: "model_call_start";
       callId: string;
@@ -256,6 +264,7 @@ export type AgentEvent =
       model: string;
       provider: string;
       timestamp: number;
+      parentToolCallId?: string;
     }
   | {
       type: "model_call_end";
@@ -268,6 +277,7 @@ export type AgentEvent =
       stopReason: AssistantMessage["stopReason"];
       errorMessage?: string;
       errorKind?: ErrorKind;
+      parentToolCallId?: string;
     }
   /** A model call failed before any output and will be tried again after `delayMs`. */
   | ({
@@ -276,6 +286,7 @@ export type AgentEvent =
       purpose: ModelCallPurpose;
       model: string;
       provider: string;
+      parentToolCallId?: string;
     } & RetryNotice)
   | { type: "message_start"; message: AgentMessage }
   /** `message` is the live partial (the same object every update): copy it if you keep it. */
@@ -297,6 +308,7 @@ export type AgentEvent =
       toolName: string;
       args: Record<string, unknown>;
       stepId?: string;
+      parentToolCallId?: string;
     }
   | {
       type: "tool_execution_update";
@@ -305,6 +317,7 @@ export type AgentEvent =
       args: Record<string, unknown>;
       partialResult: ToolOutcome;
       stepId?: string;
+      parentToolCallId?: string;
     }
   | {
       type: "tool_execution_end";
@@ -316,6 +329,7 @@ export type AgentEvent =
       stepId?: string;
       /** A PreToolUse hook (a permission policy) denied the call, or denied it and ended the run. */
       blocked?: ToolBlock;
+      parentToolCallId?: string;
     }
   | { type: "turn_end"; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
   | { type: "phase"; phase: string; detail?: Record<string, unknown> }
@@ -341,6 +355,28 @@ export type AgentEvent =
   /** A step's end: `status` done, failed, skipped (a dependency failed) or aborted; usage is the step's own. */
   | ({ type: "plan_step_end"; round: number; stepId: string } & Omit<StepOutcome, "id">)
   | ({ type: "plan_analysis"; round: number } & PlanAnalysis)
+  /** A `task` call started a sub-agent (`parentToolCallId` is that call; `depth` 1 for the run's own sub-agents). */
+  | {
+      type: "subagent_start";
+      parentToolCallId: string;
+      agent: string;
+      task: string;
+      model: string;
+      depth: number;
+      timestamp: number;
+    }
+  /** The sub-agent ended; `usage` is its own (already counted in the run's total through its model calls). */
+  | {
+      type: "subagent_end";
+      parentToolCallId: string;
+      agent: string;
+      status: SubagentStatus;
+      answer: string;
+      error?: string;
+      turns: number;
+      usage: Usage;
+      durationMs: number;
+    }
   /** Another round starts: the analysis fell short, or the user sent a message during the plan. */
   | { type: "plan_replan"; round: number; reason: PlanReplanReason; message?: string }
   | {

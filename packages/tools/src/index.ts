@@ -34,6 +34,16 @@ export {
   type SandboxStatus,
   sandboxWarning,
 } from "./sandbox/sandbox.js";
+export {
+  latestTodos,
+  MAX_TODO_ITEMS,
+  TODO_STATUSES,
+  type TodoDetails,
+  type TodoItem,
+  type TodoStatus,
+  todoListProblem,
+  todoWriteTool,
+} from "./todo/todo-write.js";
 export { bashTool } from "./tools/bash.js";
 export { editTool } from "./tools/edit.js";
 export { globTool } from "./tools/glob.js";
@@ -42,4 +52,24 @@ export { lsTool } from "./tools/ls.js";
 export { readTool } from "./tools/read.js";
 export { writeTool } from "./tools/write.js";
 export * from "./types.js";
+export {
+  type AddressGuardOptions,
+  BlockedAddressError,
+  checkAddress,
+} from "./web/address-guard.js";
+export {
+  WEB_FETCH_DEFAULTS,
+  type WebFetchDetails,
+  type WebFetchOptions,
+  webFetchTool,
+} from "./web/web-fetch.js";
+export {
+  type HttpSearchConfig,
+  httpSearchBackend,
+  type SearchBackend,
+  type SearchHit,
+  WEB_SEARCH_DEFAULTS,
+  type WebSearchDetails,
+  webSearchTool,
+} from "./web/web-search.js";
 export { isInside, type Resolution, Workspace } from "./workspace.js";

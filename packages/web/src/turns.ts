@@ -7,6 +7,7 @@
 
 import { type Data, num, str } from "./data.js";
 import { analysisNote, foldStepFrame, type PlanItem, planOf, replanNote } from "./plan.js";
+import { placeTodoList, type TodoListItem, todoEntries } from "./todos.js";
 import { type ToolCard, updateTool } from "./tool-cards.js";
 
 export type Item =
@@ -30,7 +31,9 @@ export type Item =
     }
   | { kind: "error"; text: string }
   /** One round of a plan run: its steps as a graph (plan.ts). */
-  | PlanItem;
+  | PlanItem
+  /** The agent's todo list, as its last todo_write left it. */
+  | TodoListItem;
 
 export interface Question {
   id: string;
@@ -100,9 +103,22 @@ export function applyFrame(
     case "step":
       if (d.type === "thinking" && d.status === "done" && str(d.reasoning).trim())
         items.push({ kind: "reasoning", text: str(d.reasoning) });
+      // A sub-agent's tool calls stay collapsed under its `task` card (its summary comes as a note).
+      if (d.parent_tool_call_id) break;
       // A plan step's tool call goes under its step (or, if no plan has that step, the turn).
       if (d.type === "iteration" && !(d.step_id && foldStepFrame(items, "step", d, now)))
         updateTool(items, d, now);
+      break;
+    case "todo":
+      placeTodoList(items, todoEntries(d.items));
+      break;
+    case "subagent":
+      if (d.status !== "running")
+        items.push({
+          kind: "note",
+          label: `Sub-agent ${str(d.agent)}`,
+          text: `${str(d.status)} · ${num(d.turns)} turns${d.error ? ` · ${str(d.error)}` : ""}`,
+        });
       break;
     case "phase":
       if (d.phase === "executing") items.push(planOf(d));
@@ -243,6 +259,7 @@ export function historyTurns(messages: readonly Message[]): Turn[] {
           };
           cards.set(card.id, card);
           current.items.push(card);
+          if (part.name === "todo_write") placeTodoList(current.items, todoEntries(part.arguments?.todos));
         }
       }
     }

@@ -14,8 +14,8 @@ import { cap } from "./report.js";
 import type { ToolCache } from "./tool-cache.js";
 import { PLAN_DEFAULTS, type PlanRunConfig, type PlanStep, type StepOutcome } from "./types.js";
 
-/** Event types a step passes on to the plan's stream. */
-const FORWARDED = new Set<AgentEvent["type"]>([
+/** Event types a step passes on to the plan's stream (sub-agents of `task` pass the same). */
+export const FORWARDED = new Set<AgentEvent["type"]>([
   "model_call_start",
   "model_call_end",
   "model_retry",

@@ -2,7 +2,7 @@
 // permission questions in the input line, Ctrl-C handling and the slash commands.
 import { emitKeypressEvents } from "node:readline";
 import type { AgentRunResult, RunStrategy } from "@tern/agent";
-import { describeSandbox, type PermissionAnswer, type PermissionRequest } from "@tern/tools";
+import { describeSandbox, latestTodos, type PermissionAnswer, type PermissionRequest } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -12,6 +12,7 @@ import { oneLine } from "../render/format.js";
 import { instructionsHeader } from "../render/instructions.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
+import { todoLines } from "../render/todo-lines.js";
 import { describeCall } from "../render/tool-lines.js";
 import { explainFailure } from "../runtime/failure.js";
 import type { McpApprover } from "../runtime/mcp.js";
@@ -114,6 +115,8 @@ export class ChatApp {
           `resumed with ${count} messages${plan.kind === "finished" ? "" : '; its last run did not finish: say "continue" to go on'}`,
         ),
       );
+      const todos = latestTodos(resumed.context.messages);
+      if (todos) for (const text of todoLines(todos, style)) this.print(text);
     }
   }
 

@@ -55,6 +55,15 @@ export interface TernConfig {
   strategy?: string;
   /** Models for plan steps the planner marks "fast" or "reasoning" ("provider/id"). */
   roles?: Record<string, string>;
+  /** The web_search tool's service; without it there is no web_search. */
+  webSearch?: WebSearchConfig;
+}
+
+/** `{ "kind": "searxng", "url": "http://localhost:8888" }` or `{ "kind": "brave", "url": "...", "apiKeyEnv": "BRAVE_API_KEY" }`. */
+export interface WebSearchConfig {
+  kind: "searxng" | "brave";
+  url: string;
+  apiKeyEnv?: string;
 }
 
 export interface LoadedConfig {
@@ -97,6 +106,17 @@ const isRoles: Check = (value) =>
     ([role, id]) => (MODEL_ROLES as readonly string[]).includes(role) && isString(id),
   );
 const isObject: Check = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+const isWebSearch: Check = (value) => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { kind, url, apiKeyEnv, ...rest } = value as Record<string, unknown>;
+  return (
+    (kind === "searxng" || kind === "brave") &&
+    isString(url) &&
+    URL.canParse(url as string) &&
+    (apiKeyEnv === undefined || isString(apiKeyEnv)) &&
+    Object.keys(rest).length === 0
+  );
+};
 const isRetry: Check = (value) =>
   typeof value === "object" &&
   value !== null &&
@@ -125,6 +145,10 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   allowNet: [isBoolean, "true or false"],
   strategy: [oneOf(RUN_STRATEGIES), `one of ${RUN_STRATEGIES.join(", ")}`],
   roles: [isRoles, `an object of model ids ("provider/id") by role: ${MODEL_ROLES.join(", ")}`],
+  webSearch: [
+    isWebSearch,
+    '{ "kind": "searxng" | "brave", "url": "http(s)://...", "apiKeyEnv"?: "VARIABLE" }',
+  ],
 };
 
 export function loadConfig(home: string): LoadedConfig {

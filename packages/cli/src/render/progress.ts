@@ -6,8 +6,10 @@ import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/a
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
 import { PlanTable } from "./plan-table.js";
 import type { Style } from "./style.js";
+import { SubagentLines } from "./subagent-lines.js";
 import type { Surface } from "./surface.js";
 import { TerminalTextFilter, terminalText } from "./terminal-text.js";
+import { todoItemsOf, todoLines } from "./todo-lines.js";
 import { describeCall, describeOutcome, editDiff, outcomeMark } from "./tool-lines.js";
 
 export interface RendererOptions {
@@ -44,6 +46,7 @@ export class ProgressRenderer {
   private toolCount = 0;
   private readonly cleaner: TerminalTextFilter | undefined;
   private readonly plan: PlanTable;
+  private readonly subagents: SubagentLines;
 
   constructor(
     private readonly surface: Surface,
@@ -51,6 +54,11 @@ export class ProgressRenderer {
   ) {
     if (options.terminal ?? options.liveText) this.cleaner = new TerminalTextFilter();
     this.plan = new PlanTable(
+      options.style,
+      (text) => this.line(text),
+      (text) => surface.status(text),
+    );
+    this.subagents = new SubagentLines(
       options.style,
       (text) => this.line(text),
       (text) => surface.status(text),
@@ -64,6 +72,7 @@ export class ProgressRenderer {
 
   readonly handle = (event: AgentEvent): void => {
     const { style } = this.options;
+    if (this.subagents.handle(event)) return;
     switch (event.type) {
       case "agent_start":
         this.pendingAnswer = undefined;
@@ -252,6 +261,8 @@ export class ProgressRenderer {
     const diff = editDiff(event.result);
     const max = this.options.diffLines ?? MAX_DIFF_LINES;
     if (diff && !event.isError && max > 0) this.showDiff(diff, max);
+    const todos = todoItemsOf(event.toolName, event.isError, event.result.details);
+    if (todos) for (const text of todoLines(todos, style)) this.line(text);
   }
 
   /** A line of the command's own (an interruption notice), between the run's lines. */

@@ -34,6 +34,12 @@ function callText(name: string, args: Record<string, unknown>): string {
       return `grep /${str("pattern") ?? ""}/${str("path") && str("path") !== "." ? ` in ${str("path")}` : ""}${str("glob") ? ` (${str("glob")})` : ""}`;
     case "bash":
       return `bash $ ${oneLine(str("command") ?? "", 120)}${str("cwd") && str("cwd") !== "." ? ` (in ${str("cwd")})` : ""}`;
+    case "task":
+      return `task [${str("agent") ?? "general"}] ${oneLine(str("description") ?? "", 80)}`;
+    case "todo_write":
+      return `todo_write (${plural(Array.isArray(args.todos) ? args.todos.length : 0, "item")})`;
+    case "web_fetch":
+      return `web_fetch ${oneLine(str("url") ?? "?", 120)}`;
     default: {
       const json = JSON.stringify(args);
       return json === "{}" ? name : `${name} ${oneLine(json, 100)}`;

@@ -5,10 +5,12 @@
 import {
   type AgentOptions,
   contextGuard,
+  type HookRegistry,
   type ModelRole,
   REQUEST_TOOLS_TOOL,
   type ReactOptions,
   TASK_COMPLETE_TOOL,
+  TASK_TOOL_NAME,
 } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
 import {
@@ -23,6 +25,7 @@ import {
 import { chooseModel, explicitApiKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { cassetteFetch, replayKey } from "./cassette.js";
+import { extraTools } from "./extra-tools.js";
 import { loopOptions } from "./loop-options.js";
 import { systemPrompt } from "./system-prompt.js";
 
@@ -35,6 +38,8 @@ export interface AgentParts {
   permissions: Omit<PermissionOptions, "ask" | "tools">;
   /** Thinking level, stream options (key, retries), the context guard and the ReAct options. */
   options: Partial<AgentOptions>;
+  /** Problems worth telling the user (agent profiles that could not be read). */
+  warnings: string[];
 }
 
 export function agentParts(
@@ -50,6 +55,8 @@ export function agentParts(
     registry?: ModelRegistry;
     /** The MCP servers whose tools may join (named in the system prompt). */
     mcpServers?: readonly string[];
+    /** The run's hooks (permissions), which sub-agents share; without them there is no `task` tool. */
+    hooks?: HookRegistry;
   },
 ): AgentParts {
   const { cwd, model, env } = where;
@@ -61,7 +68,19 @@ export function agentParts(
   const instructions: LoadedInstructions = settings.instructions
     ? loadInstructions({ cwd, home: settings.home, env })
     : { root: cwd, files: [], warnings: [] };
+  // One set of stream options for the run and its sub-agents, so a cassette records and replays both.
+  const streamOptions = {
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(settings.retry ? { retry: settings.retry } : {}),
+    ...(settings.cassette ? { fetch: cassetteFetch(settings.cassette, { cwd, model, apiKey, env }) } : {}),
+  };
+  const extra =
+    settings.tools === "none"
+      ? { tools: [], warnings: [] }
+      : extraTools(settings, { ...where, streamOptions }, tools);
+  tools.push(...(extra.tools as AnyBuiltinTool[]));
   return {
+    warnings: extra.warnings,
     tools,
     instructions,
     systemPrompt: systemPrompt({
@@ -76,18 +95,13 @@ export function agentParts(
       allow: settings.allow,
       deny: settings.deny,
       // The agent's own policy tools change nothing outside the run: they never need permission.
-      kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read" },
+      // `task` itself changes nothing: its sub-agent's calls pass this same policy one by one.
+      kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read", [TASK_TOOL_NAME]: "read" },
       root: cwd,
     },
     options: {
       ...(settings.thinking ? { thinkingLevel: settings.thinking } : {}),
-      streamOptions: {
-        ...(apiKey !== undefined ? { apiKey } : {}),
-        ...(settings.retry ? { retry: settings.retry } : {}),
-        ...(settings.cassette
-          ? { fetch: cassetteFetch(settings.cassette, { cwd, model, apiKey, env }) }
-          : {}),
-      },
+      streamOptions,
       // Keeps every model call inside the model's context window (and makes /compact possible).
       policies: [contextGuard()],
       ...loopOptions(settings, where.react),

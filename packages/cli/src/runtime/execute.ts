@@ -2,7 +2,7 @@
 // handles Ctrl-C (the first aborts the run cleanly and the session is saved; a second quits at
 // once), closes the session and maps the outcome to an exit code.
 import type { AgentRunResult } from "@tern/agent";
-import { describeSandbox } from "@tern/tools";
+import { describeSandbox, latestTodos } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
@@ -12,6 +12,7 @@ import { eventJson } from "../render/json-events.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
 import type { Style } from "../render/style.js";
+import { todoLines } from "../render/todo-lines.js";
 import { answerProblem, explainFailure } from "./failure.js";
 import type { Runtime } from "./runtime.js";
 
@@ -73,6 +74,9 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
     surface.line(style.dim(`tern · ${parts.join(" · ")}`));
     const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
     if (instructions) surface.line(style.dim(`tern · ${instructions}`));
+    // A resumed session shows the todo list it left off with.
+    const todos = runtime.resumed && latestTodos(runtime.resumed.context.messages);
+    if (todos) for (const text of todoLines(todos, style)) surface.line(text);
   }
 
   let interrupted = false;

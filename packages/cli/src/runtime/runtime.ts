@@ -167,22 +167,6 @@ function build(
 ): Runtime {
   const { settings } = options;
   const { session, model, cwd, mcp } = parts;
-  const {
-    tools,
-    systemPrompt,
-    instructions,
-    permissions,
-    options: agentOptions,
-  } = agentParts(settings, {
-    cwd,
-    model,
-    env: options.env,
-    sandbox: parts.sandboxOptions,
-    registry: parts.registry,
-    ...(options.react ? { react: options.react } : {}),
-    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
-  });
-  for (const warning of instructions.warnings) options.warn(warning);
   const hooks = new HookRegistry();
   // Settings hooks run before the permission hook (the lowest priority), so the policy judges
   // the arguments after every rewrite.
@@ -191,6 +175,24 @@ function build(
     projectDir: workspaceRoot(cwd),
     sandbox: parts.sandboxOptions,
   });
+  const {
+    tools,
+    systemPrompt,
+    instructions,
+    permissions,
+    options: agentOptions,
+    warnings,
+  } = agentParts(settings, {
+    cwd,
+    model,
+    env: options.env,
+    sandbox: parts.sandboxOptions,
+    registry: parts.registry,
+    hooks,
+    ...(options.react ? { react: options.react } : {}),
+    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
+  });
+  for (const warning of [...instructions.warnings, ...warnings]) options.warn(warning);
   const { policy } = installPermissions(hooks, {
     ...permissions,
     tools,

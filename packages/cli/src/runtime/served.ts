@@ -58,6 +58,7 @@ export function servedEngineOptions(
         env: parts.env,
         registry: parts.registry,
         ...(parts.mcp ? { mcpServers: parts.mcp.status().map((server) => server.name) } : {}),
+        hooks,
       });
       return {
         ...options,

@@ -20,6 +20,11 @@
 //   task_complete             -> session.task_complete
 //   agent_end                 -> session.error (failed run) / abort (aborted run)
 //   error                     -> session.warning;  phase -> assistant.intent (ephemeral)
+//   subagent_start / _end     -> subagent.started / subagent.completed | subagent.failed, with the
+//                                `task` call's id as toolCallId; the sub-agent's tool events carry
+//                                it as parentToolCallId, its model calls only as assistant.usage
+//                                (a turn_start of theirs would read as the parent's turn)
+//   todo_write results        -> session.info {infoType:"todo_list", todos} after the tool event
 //   server events             -> session.start / session.resume / session.idle (ephemeral) /
 //                                session.error (run_failed) /
 //                                permission.requested / permission.completed /
@@ -58,22 +63,56 @@ export class CopilotMapper {
   map(event: ServerEvent): CopilotEventBody[] {
     switch (event.type) {
       case "model_call_start":
+        if (event.parentToolCallId !== undefined) return [];
         this.callId = event.callId;
         return [body("assistant.turn_start", { turnId: event.callId, model: event.model })];
-      case "model_call_end":
+      case "model_call_end": {
+        const usage = ephemeral("assistant.usage", {
+          model: event.model,
+          apiCallId: event.callId,
+          inputTokens: event.usage.input,
+          outputTokens: event.usage.output,
+          cacheReadTokens: event.usage.cacheRead,
+          cacheWriteTokens: event.usage.cacheWrite,
+          cost: event.usage.cost.total,
+          duration: event.durationMs,
+          ...(event.parentToolCallId !== undefined ? { parentToolCallId: event.parentToolCallId } : {}),
+        });
+        if (event.parentToolCallId !== undefined) return [usage];
+        return [usage, body("assistant.turn_end", { turnId: event.callId, model: event.model })];
+      }
+      case "subagent_start":
         return [
-          ephemeral("assistant.usage", {
+          body("subagent.started", {
+            toolCallId: event.parentToolCallId,
+            agentName: event.agent,
+            agentDisplayName: event.agent,
+            agentDescription: event.task,
             model: event.model,
-            apiCallId: event.callId,
-            inputTokens: event.usage.input,
-            outputTokens: event.usage.output,
-            cacheReadTokens: event.usage.cacheRead,
-            cacheWriteTokens: event.usage.cacheWrite,
-            cost: event.usage.cost.total,
-            duration: event.durationMs,
           }),
-          body("assistant.turn_end", { turnId: event.callId, model: event.model }),
         ];
+      case "subagent_end": {
+        const agent = {
+          toolCallId: event.parentToolCallId,
+          agentName: event.agent,
+          agentDisplayName: event.agent,
+        };
+        if (event.status === "done")
+          return [
+            body("subagent.completed", {
+              ...agent,
+              durationMs: event.durationMs,
+              totalTokens: event.usage.totalTokens,
+            }),
+          ];
+        return [
+          body("subagent.failed", {
+            ...agent,
+            durationMs: event.durationMs,
+            error: event.error ?? event.status,
+          }),
+        ];
+      }
       case "message_update":
         return this.delta(event);
       case "message_end":
@@ -91,7 +130,7 @@ export class CopilotMapper {
             toolName: event.toolName,
             arguments: event.args,
             ...this.turn(),
-            ...this.parent(event.stepId),
+            ...this.parent(event.stepId, event.parentToolCallId),
           }),
         ];
       case "tool_execution_update":
@@ -102,7 +141,7 @@ export class CopilotMapper {
           }),
         ];
       case "tool_execution_end":
-        return [this.toolEnd(event)];
+        return [this.toolEnd(event), ...todoInfo(event)];
       case "answer_start":
         this.answerId = `${this.callId ?? this.sessionId}-answer-${++this.answers}`;
         return [];
@@ -234,7 +273,8 @@ export class CopilotMapper {
   }
 
   /** A plan step's tool call belongs to the step's sub-agent (`parentToolCallId`). */
-  private parent(stepId: string | undefined): { parentToolCallId?: string } {
+  private parent(stepId: string | undefined, parentToolCallId?: string): { parentToolCallId?: string } {
+    if (parentToolCallId !== undefined) return { parentToolCallId };
     const round = stepId === undefined ? undefined : this.stepRounds.get(stepId);
     return round === undefined ? {} : { parentToolCallId: stepAgent(round, stepId as string).toolCallId };
   }
@@ -262,7 +302,7 @@ export class CopilotMapper {
       success: !event.isError,
       result: { content: text },
       ...this.turn(),
-      ...this.parent(event.stepId),
+      ...this.parent(event.stepId, event.parentToolCallId),
     };
     if (event.isError) data.error = { message: text };
     return body("tool.execution_complete", data);
@@ -427,6 +467,22 @@ function retryMessage(event: Of<"model_retry">): string {
   const cause = `${event.status !== undefined ? `${event.status} ` : ""}${event.errorKind}: ${event.errorMessage}`;
   const wait = `${Math.round(event.delayMs / 100) / 10} s`;
   return `Model call failed (${cause}); retrying in ${wait}, attempt ${event.attempt} of ${event.maxAttempts}`;
+}
+
+/** A todo_write result as the list it saved, for clients that show it. */
+function todoInfo(event: Of<"tool_execution_end">): CopilotEventBody[] {
+  if (event.toolName !== "todo_write" || event.isError) return [];
+  const items = (event.result.details as { items?: { content: string; status: string }[] } | undefined)
+    ?.items;
+  if (!Array.isArray(items)) return [];
+  const done = items.filter((item) => item.status === "done").length;
+  return [
+    body("session.info", {
+      infoType: "todo_list",
+      message: `Todo list: ${done} of ${items.length} done`,
+      todos: items,
+    }),
+  ];
 }
 
 function body(type: string, data: Record<string, unknown>): CopilotEventBody {

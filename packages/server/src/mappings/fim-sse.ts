@@ -21,6 +21,11 @@
 //   step_progress {round, step_id, status:"running", task, model, started_at}
 //                 {round, step_id, status:"done"|"failed"|"skipped"|"aborted", task, result, error,
 //                  started_at, duration_ms, usage}                        (plan mode, one per step)
+//   subagent {status:"running", tool_call_id, agent, task, model, depth}
+//            {status:"done"|"failed"|"aborted", tool_call_id, agent, answer, error?, turns,
+//             duration_ms, usage}   a `task` call's sub-agent; its own iterations carry
+//             parent_tool_call_id (that call's id) and are not loop turns of the run
+//   todo    {items:[{id, content, status:"pending"|"in_progress"|"done"}]}  after each todo_write
 //   inject  {type:"inject", content, kind}
 //   permission {status:"asked", id, tool, kind, description, tool_description, args, options,
 //               expires_at}  (answer with POST /api/sessions/:id/permissions/:id)
@@ -43,6 +48,8 @@ export type FimChannel =
   | "compact"
   | "phase"
   | "step_progress"
+  | "subagent"
+  | "todo"
   | "inject"
   | "permission"
   | "done";
@@ -108,11 +115,42 @@ export class FimMapper {
         return [
           step({
             ...this.iterationFields(event.toolCallId, event.toolName, event.args, event.stepId),
+            ...parentField(event.parentToolCallId),
             status: "start",
           }),
         ];
       case "tool_execution_end":
-        return [this.toolEnd(event)];
+        return [this.toolEnd(event), ...todoFrame(event)];
+      case "subagent_start":
+        return [
+          {
+            event: "subagent",
+            data: {
+              status: "running",
+              tool_call_id: event.parentToolCallId,
+              agent: event.agent,
+              task: event.task,
+              model: event.model,
+              depth: event.depth,
+            },
+          },
+        ];
+      case "subagent_end":
+        return [
+          {
+            event: "subagent",
+            data: {
+              status: event.status,
+              tool_call_id: event.parentToolCallId,
+              agent: event.agent,
+              answer: event.answer,
+              ...(event.error !== undefined ? { error: event.error } : {}),
+              turns: event.turns,
+              duration_ms: event.durationMs,
+              usage: event.usage,
+            },
+          },
+        ];
       case "phase":
         return [{ event: "phase", data: { phase: event.phase, ...snakeCase(event.detail ?? {}) } }];
       case "model_retry":
@@ -266,6 +304,7 @@ export class FimMapper {
     const args = this.toolArgs.get(event.toolCallId) ?? {};
     return step({
       ...this.iterationFields(event.toolCallId, event.toolName, args, event.stepId),
+      ...parentField(event.parentToolCallId),
       status: "done",
       observation: event.isError ? null : text,
       error: event.isError ? text : null,
@@ -378,4 +417,15 @@ function snakeCase(detail: Record<string, unknown>): Record<string, unknown> {
 
 function round2(value: number): number {
   return Math.round(value * 100) / 100;
+}
+
+function parentField(parentToolCallId: string | undefined): { parent_tool_call_id?: string } {
+  return parentToolCallId === undefined ? {} : { parent_tool_call_id: parentToolCallId };
+}
+
+/** The list a successful todo_write saved. */
+function todoFrame(event: Of<"tool_execution_end">): SseFrame[] {
+  if (event.toolName !== "todo_write" || event.isError) return [];
+  const items = (event.result.details as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? [{ event: "todo", data: { items } }] : [];
 }

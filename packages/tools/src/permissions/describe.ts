@@ -2,7 +2,7 @@
 // permission prompts ("Allow bash: npm test? [y]es / [a]lways (bash(npm test:*)) / [n]o").
 
 import path from "node:path";
-import { isCommandTool, pathArgument } from "./rules.js";
+import { isCommandTool, pathArgument, urlHost } from "./rules.js";
 import { analyzeCommand } from "./shell.js";
 
 const MAX_SUMMARY = 300;
@@ -37,6 +37,7 @@ const SUBCOMMAND_PROGRAMS = new Set([
 export function describeCall(toolName: string, args: Record<string, unknown>, root?: string): string {
   let text: string;
   if (isCommandTool(toolName)) text = `${toolName}: ${String(args.command ?? "")}`;
+  else if (urlHost(toolName, args) !== undefined) text = `${toolName} ${String(args.url ?? "")}`;
   else {
     const target = pathArgument(toolName, args);
     if (target !== undefined) {
@@ -76,6 +77,8 @@ export function suggestRules(toolName: string, args: Record<string, unknown>, ro
   }
   const target = pathArgument(toolName, args);
   if (target !== undefined) return [`${toolName}(${displayPath(target, root)})`];
+  const host = urlHost(toolName, args);
+  if (host !== undefined) return host === "" ? [] : [`${toolName}(domain:${host})`];
   return [toolName];
 }
 

@@ -17,6 +17,9 @@ const PATH_TOOLS: Record<string, { arg: string; fallback?: string }> = {
   grep: { arg: "path", fallback: "." },
 };
 const COMMAND_TOOLS = new Set(["bash"]);
+/** Tools whose rule pattern is `domain:NAME`, and the argument that holds the URL. */
+const URL_TOOLS: Record<string, string> = { web_fetch: "url" };
+const DOMAIN_PREFIX = "domain:";
 /** A path rule covers every tool that touches the path the same way: reading it, or changing it. */
 const PATH_FAMILIES: Record<string, readonly string[]> = {
   read: ["read", "grep", "glob", "ls"],
@@ -104,7 +107,7 @@ export class CompiledRule {
       }
       return result;
     }
-    return this.matchesPath(call, true) ? "yes" : "no";
+    return this.matchesArgument(call, true) ? "yes" : "no";
   }
 
   /** For deny rules that cover reading: true when the file at `abs` is one the rule names. */
@@ -123,7 +126,7 @@ export class CompiledRule {
     const bare = named.find((rule) => rule.rule.pattern === undefined);
     if (bare) return [bare];
     if (!COMMAND_TOOLS.has(call.toolName)) {
-      const rule = named.find((r) => r.matchesPath(call, false));
+      const rule = named.find((r) => r.matchesArgument(call, false));
       return rule ? [rule] : undefined;
     }
     const shell = analyzeCommand(String(call.args.command ?? ""));
@@ -144,7 +147,9 @@ export class CompiledRule {
    * An argument pattern on a tool with no known path argument never matches. Allow rules match
    * where the path really leads; deny rules also match the path as written.
    */
-  private matchesPath(call: CallSubject, forDeny: boolean): boolean {
+  private matchesArgument(call: CallSubject, forDeny: boolean): boolean {
+    const host = urlHost(call.toolName, call.args);
+    if (host !== undefined) return domainMatches(this.rule.pattern!, host);
     const value = pathArgument(call.toolName, call.args);
     return value !== undefined && this.pathMatches(value, forDeny);
   }
@@ -164,4 +169,22 @@ export function pathArgument(name: string, args: Record<string, unknown>): strin
   if (!tool) return undefined;
   const value = args[tool.arg] ?? tool.fallback;
   return typeof value === "string" ? value : undefined;
+}
+
+/** The lower-case host of a URL tool's URL argument; undefined for other tools, "" when unparsable. */
+export function urlHost(name: string, args: Record<string, unknown>): string | undefined {
+  const arg = URL_TOOLS[name];
+  if (!arg) return undefined;
+  try {
+    return new URL(String(args[arg] ?? "")).hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return "";
+  }
+}
+
+/** `domain:example.com` covers example.com and every subdomain of it (docs.example.com), nothing else. */
+function domainMatches(pattern: string, host: string): boolean {
+  if (!pattern.startsWith(DOMAIN_PREFIX) || host === "") return false;
+  const domain = pattern.slice(DOMAIN_PREFIX.length).trim().toLowerCase().replace(/\.$/, "");
+  return domain !== "" && (host === domain || host.endsWith(`.${domain}`));
 }

@@ -87,6 +87,19 @@ function ItemView({ item }: { item: Item }) {
       return <li class="error">{item.text}</li>;
     case "plan":
       return <PlanGraph item={item} />;
+    case "todo":
+      return (
+        <li class="todo">
+          <span class="label">Todo</span>
+          <ul>
+            {item.entries.map((entry) => (
+              <li key={entry.id} class={`todo-${entry.status}`}>
+                {entry.status === "done" ? "☑" : entry.status === "in_progress" ? "▶" : "☐"} {entry.content}
+              </li>
+            ))}
+          </ul>
+        </li>
+      );
   }
 }
 

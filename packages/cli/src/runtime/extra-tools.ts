@@ -1,0 +1,58 @@
+// The tools beyond the workspace's seven: todo_write, web_fetch (SSRF-guarded; the guard is never
+// lifted here), web_search (only when "webSearch" is configured) and task (sub-agents that get
+// these same tools, the run's hooks, so its permission policy, and its bash sandbox).
+
+import { type AnyAgentTool, contextGuard, type HookRegistry, taskTool } from "@tern/agent";
+import type { Model, ModelRegistry } from "@tern/ai";
+import { httpSearchBackend, todoWriteTool, webFetchTool, webSearchTool } from "@tern/tools";
+import { loadAgentProfiles } from "../config/agent-profiles.js";
+import { chooseModel } from "../config/model.js";
+import type { AgentSettings } from "../config/settings.js";
+
+export interface ExtraToolsWhere {
+  cwd: string;
+  model: Model;
+  env: NodeJS.ProcessEnv;
+  registry?: ModelRegistry;
+  /** The run's hooks (its permission policy): without them there is no task tool. */
+  hooks?: HookRegistry;
+  streamOptions?: Record<string, unknown>;
+}
+
+export function extraTools(
+  settings: AgentSettings,
+  where: ExtraToolsWhere,
+  base: readonly AnyAgentTool[],
+): { tools: AnyAgentTool[]; warnings: string[] } {
+  const tools: AnyAgentTool[] = [todoWriteTool(), webFetchTool()];
+  const search = settings.config.config.webSearch;
+  if (search) {
+    const apiKey = search.apiKeyEnv ? where.env[search.apiKeyEnv] : undefined;
+    tools.push(
+      webSearchTool(httpSearchBackend({ kind: search.kind, url: search.url, ...(apiKey ? { apiKey } : {}) })),
+    );
+  }
+  if (!where.hooks) return { tools, warnings: [] };
+  const { profiles, warnings } = loadAgentProfiles(settings.home, where.cwd);
+  const registry = where.registry;
+  tools.push(
+    taskTool({
+      model: where.model,
+      tools: [...base, ...tools],
+      hooks: where.hooks,
+      policies: [contextGuard()],
+      profiles,
+      ...(where.streamOptions ? { streamOptions: where.streamOptions } : {}),
+      maxTurns: settings.maxTurns,
+      resolveModel: (id) => {
+        if (!registry) return undefined;
+        try {
+          return chooseModel(registry, { model: id }, where.env, settings.config.path);
+        } catch {
+          return undefined;
+        }
+      },
+    }) as AnyAgentTool,
+  );
+  return { tools, warnings };
+}
