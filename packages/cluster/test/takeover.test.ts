@@ -3,7 +3,6 @@
 // SIGKILLed (and replaced) KILLS times at random points. Every run must complete exactly once with
 // a valid transcript (one prompt, every tool call answered once, no call executed twice, a final
 // answer), and an SSE client on the other node must see every event of the session exactly once.
-import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,10 +10,9 @@ import type { Message } from "@tern/ai";
 import { FileSessionStore, INTERRUPTED_RESULT, liveLockOwner } from "@tern/session";
 import { Client } from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseSse } from "../../server/test/support/sse.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { spawnTs } from "../../session/test/support/spawn.js";
 import { type ModelServer, startModelServer } from "./support/model-server.js";
+import { Nodes, post, runState, until, watch } from "./support/nodes.js";
 
 const WORKERS = 3;
 const FRONTS = 2;
@@ -28,76 +26,31 @@ const MODEL_DELAY_MS = 100;
 const KILL_JITTER_MS = 600;
 /** Ceiling for hangs only. */
 const CEILING_MS = 300_000;
-const CHILD = "packages/cluster/test/support/node-child.ts";
 
 let pg: TestPostgres;
 let model: ModelServer;
 let home: string;
-const children = new Set<ChildProcess>();
-
-function spawnNode(role: "worker" | "front"): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawnTs(CHILD, [role, pg.url, home, model.baseUrl, String(LEASE_MS)]);
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split("\n").find((l) => l.startsWith("ready"));
-      if (line) resolve({ child, url: line.slice("ready".length).trim() });
-    });
-    child.once("exit", (code) => reject(new Error(`${role} exited (${code}) before ready: ${err}`)));
-  });
-}
+let nodes: Nodes;
 
 beforeAll(async () => {
   pg = await startTestPostgres();
   model = await startModelServer(MODEL_DELAY_MS);
   home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
+  nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS });
 }, CEILING_MS);
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  nodes?.killAll();
   await model?.close();
   await pg?.dispose();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBeLessThan(300);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-/** Reads a session's SSE stream until aborted, collecting frame ids. */
-function watch(baseUrl: string, sessionId: string, signal: AbortSignal, ids: number[]): void {
-  void (async () => {
-    const res = await fetch(`${baseUrl}/api/sessions/${sessionId}/events`, { signal });
-    const decoder = new TextDecoder();
-    let text = "";
-    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      const end = text.lastIndexOf("\n\n");
-      if (end < 0) continue;
-      for (const frame of parseSse(text.slice(0, end + 2))) ids.push(Number(frame.id));
-      text = text.slice(end + 2);
-    }
-  })().catch(() => {});
-}
-
 it(
   "every run completes exactly once through kills, and the other node streams every event once",
   async () => {
-    const fronts = await Promise.all(Array.from({ length: FRONTS }, () => spawnNode("front")));
-    const workers = await Promise.all(Array.from({ length: WORKERS }, () => spawnNode("worker")));
+    const fronts = await Promise.all(Array.from({ length: FRONTS }, () => nodes.spawn("front")));
+    const workers = await Promise.all(Array.from({ length: WORKERS }, () => nodes.spawn("worker")));
     const stop = new AbortController();
     const store = new FileSessionStore({ home });
     const db = new Client({ connectionString: pg.url });
@@ -109,8 +62,7 @@ it(
       const via = fronts[i % FRONTS]!.url;
       const other = fronts[(i + 1) % FRONTS]!.url;
       const { session } = (await post(`${via}/api/sessions`, {})) as { session: { id: string } };
-      const ids: number[] = [];
-      watch(other, session.id, stop.signal, ids);
+      const { ids } = watch(other, session.id, stop.signal);
       const prompt = `task ${i}`;
       const { run_id } = (await post(`${via}/api/sessions/${session.id}/messages`, { content: prompt })) as {
         run_id: string;
@@ -125,19 +77,12 @@ it(
         if (found >= 0) midRunKills++;
         workers[index]!.child.kill("SIGKILL");
         kills++;
-        workers[index] = await spawnNode("worker");
+        workers[index] = await nodes.spawn("worker");
       }
     }
     expect(kills).toBeGreaterThanOrEqual(KILLS);
 
-    for (const run of runs) {
-      for (;;) {
-        const res = await fetch(`${fronts[0]!.url}/api/runs/${run.runId}`);
-        const { run: state } = (await res.json()) as { run: { state: string } };
-        if (state.state === "done") break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
+    for (const run of runs) await until(async () => (await runState(fronts[0]!.url, run.runId)) === "done");
 
     const executions = readFileSync(join(home, "executions.log"), "utf8").split("\n").filter(Boolean);
     expect(new Set(executions).size).toBe(executions.length); // no tool call ran twice
@@ -174,7 +119,7 @@ it(
       expect(last?.role).toBe("assistant");
       // The other node's stream: every seq of the log, each once, in order.
       const expected = session.storedEvents().map((e) => e.seq);
-      while (run.ids.length < expected.length) await new Promise((resolve) => setTimeout(resolve, 100));
+      await until(() => run.ids.length >= expected.length);
       expect(run.ids).toEqual(expected);
     }
     stop.abort();

@@ -8,6 +8,11 @@ import { replySse } from "../../../server/test/support/openai-script.js";
 
 export interface ModelServer {
   baseUrl: string;
+  /** Replies wait from now on until `release()`: a run stays mid-turn while a test acts. */
+  hold(): void;
+  release(): void;
+  /** Requests received so far. */
+  readonly requests: number;
   close(): Promise<void>;
 }
 
@@ -19,6 +24,7 @@ interface WireMessage {
 
 export async function startModelServer(delayMs: number): Promise<ModelServer> {
   let calls = 0;
+  let held: (() => void)[] | undefined;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -30,16 +36,30 @@ export async function startModelServer(delayMs: number): Promise<ModelServer> {
         last?.role === "tool"
           ? { text: `done after ${last.tool_call_id}` }
           : { text: "noting", toolCalls: [{ id: `call-${process.pid}-${n}`, name: "note", args: { n } }] };
-      setTimeout(() => {
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        res.end(replySse(reply));
-      }, delayMs);
+      const answer = () =>
+        setTimeout(() => {
+          res.writeHead(200, { "content-type": "text/event-stream" });
+          res.end(replySse(reply));
+        }, delayMs);
+      if (held) held.push(answer);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
+    hold: () => {
+      held ??= [];
+    },
+    release: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const answer of waiting) answer();
+    },
+    get requests() {
+      return calls;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
