@@ -6,7 +6,7 @@
 // completes exactly once however many workers touched it.
 
 import { type EngineOptions, ServerSession } from "@tern/server";
-import { resumeSession, type SessionStore } from "@tern/session";
+import { resumeSession, SessionError, type SessionStore } from "@tern/session";
 import type { Pool } from "pg";
 import { retrying } from "./db.js";
 import { EventMirror } from "./event-mirror.js";
@@ -28,6 +28,9 @@ export interface RunContext {
   live: Map<string, ServerSession>;
   log: (line: string) => void;
 }
+
+/** How often a worker tries again to open a session another live process still writes. */
+const LOCK_RETRY_MS = 250;
 
 export type RunOutcome = "completed" | "already_done" | "unknown_run";
 
@@ -62,7 +65,13 @@ export async function executeRun(ctx: RunContext, runId: string, owner: string):
       .catch(() => {}); // the database is away: the next beat tries again
   }, ctx.heartbeatMs);
 
-  const resumed = await resumeSession(ctx.store, sessionId);
+  let resumed: Awaited<ReturnType<typeof resumeSession>> | undefined;
+  try {
+    resumed = await openWhenFree(ctx, sessionId, runId);
+  } finally {
+    if (!resumed) clearInterval(heartbeat);
+  }
+  if (!resumed) return "already_done";
   const { session, context } = resumed;
   const mirror = new EventMirror(pool, session);
   let open: ServerSession | undefined;
@@ -116,5 +125,24 @@ export async function executeRun(ctx: RunContext, runId: string, owner: string):
     ctx.live.delete(sessionId);
     if (open) await open.close();
     else await session.close();
+  }
+}
+
+/**
+ * Opens the session for writing. While another live process holds it (a worker swept as dead
+ * that is in fact still running the run), waits here rather than failing the job, whose retry
+ * graphile-worker would push back further each time; gives up once that process completed the
+ * run (undefined).
+ */
+async function openWhenFree(ctx: RunContext, sessionId: string, runId: string) {
+  for (;;) {
+    try {
+      return await resumeSession(ctx.store, sessionId);
+    } catch (error) {
+      if (!(error instanceof SessionError && error.code === "locked")) throw error;
+    }
+    const { rows } = await ctx.pool.query(`select state from ${SCHEMA}.runs where run_id = $1`, [runId]);
+    if (rows[0]?.state === "done") return undefined;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
 }

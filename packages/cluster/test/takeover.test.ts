@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Message } from "@tern/ai";
 import { FileSessionStore, INTERRUPTED_RESULT, liveLockOwner } from "@tern/session";
 import { Client } from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { type ModelServer, startModelServer } from "./support/model-server.js";
 import { Nodes, post, runState, until, watch } from "./support/nodes.js";
@@ -19,7 +19,7 @@ const FRONTS = 2;
 const RUNS = 30;
 const KILLS = 10;
 /** Short, so takeovers happen within the test; the heartbeat is a quarter of it. */
-const LEASE_MS = 1500;
+const LEASE_MS = 3000;
 /** Per model turn: long enough that kills land mid-run. */
 const MODEL_DELAY_MS = 100;
 /** Random pause before each kill, at most. */
@@ -54,9 +54,11 @@ it(
     const stop = new AbortController();
     const store = new FileSessionStore({ home });
     const db = new Client({ connectionString: pg.url });
+    db.on("error", () => {}); // the cluster stops in afterAll, perhaps before this client ends
     await db.connect();
     const runs: { runId: string; sessionId: string; prompt: string; ids: number[] }[] = [];
     let kills = 0;
+    let progress = "submitting";
     let midRunKills = 0;
     for (let i = 0; i < RUNS; i++) {
       const via = fronts[i % FRONTS]!.url;
@@ -82,7 +84,11 @@ it(
     }
     expect(kills).toBeGreaterThanOrEqual(KILLS);
 
-    for (const run of runs) await until(async () => (await runState(fronts[0]!.url, run.runId)) === "done");
+    onTestFailed(() => console.log(`stuck at: ${progress}`));
+    for (const run of runs) {
+      progress = `waiting for run ${run.runId} (session ${run.sessionId}) to complete`;
+      await until(async () => (await runState(fronts[0]!.url, run.runId)) === "done");
+    }
 
     const executions = readFileSync(join(home, "executions.log"), "utf8").split("\n").filter(Boolean);
     expect(new Set(executions).size).toBe(executions.length); // no tool call ran twice
@@ -119,6 +125,7 @@ it(
       expect(last?.role).toBe("assistant");
       // The other node's stream: every seq of the log, each once, in order.
       const expected = session.storedEvents().map((e) => e.seq);
+      progress = `session ${run.sessionId}: the other node streamed ${run.ids.length} of ${expected.length}`;
       await until(() => run.ids.length >= expected.length);
       expect(run.ids).toEqual(expected);
     }

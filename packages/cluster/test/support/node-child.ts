@@ -1,6 +1,7 @@
 // A cluster node as its own process: `worker` or `front`, over a file session store in a shared
 // directory and the test's PostgreSQL. The worker's `note` tool appends its call id to
-// executions.log, so a test can count executions per call. Prints "ready <url?>" when listening.
+// executions.log, so a test can count executions per call; with "ask" every call needs a
+// permission answer from a client. Prints "ready <url?>" when listening.
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
@@ -9,12 +10,13 @@ import { modelCatalog } from "@tern/server";
 import { FileSessionStore } from "@tern/session";
 import { startFront, startWorker } from "../../src/index.js";
 
-const [role, url, home, modelUrl, leaseMs] = process.argv.slice(2) as [
+const [role, url, home, modelUrl, leaseMs, ask] = process.argv.slice(2) as [
   string,
   string,
   string,
   string,
   string,
+  string | undefined,
 ];
 const store = new FileSessionStore({ home, fsync: "never" });
 
@@ -39,7 +41,13 @@ if (role === "worker") {
   await startWorker({
     connectionString: url,
     store,
-    engine: { models: modelCatalog([model]), configureAgent: () => ({ tools: [note] }) },
+    engine: {
+      models: modelCatalog([model]),
+      configureAgent: () => ({
+        tools: [note],
+        ...(ask === "ask" ? { permissions: { mode: "ask" as const } } : {}),
+      }),
+    },
     concurrency: 4,
     leaseMs: Number(leaseMs),
     heartbeatMs: Math.max(100, Math.floor(Number(leaseMs) / 4)),

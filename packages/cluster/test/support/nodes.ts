@@ -6,12 +6,16 @@ import { parseSse } from "../../../server/test/support/sse.js";
 import { spawnTs } from "../../../session/test/support/spawn.js";
 
 const CHILD = "packages/cluster/test/support/node-child.ts";
+/** An SSE reader's pause before reconnecting (EventSource's default is of this order). */
+const RECONNECT_MS = 200;
 
 export interface NodeSetup {
   pgUrl: string;
   home: string;
   modelUrl: string;
   leaseMs: number;
+  /** Workers ask a client before each tool call. */
+  ask?: boolean;
 }
 
 export class Nodes {
@@ -21,8 +25,8 @@ export class Nodes {
 
   /** Starts a node; resolves with its process and (for a front) its URL once it says "ready". */
   spawn(role: "worker" | "front"): Promise<{ child: ChildProcess; url: string }> {
-    const { pgUrl, home, modelUrl, leaseMs } = this.setup;
-    const child = spawnTs(CHILD, [role, pgUrl, home, modelUrl, String(leaseMs)]);
+    const { pgUrl, home, modelUrl, leaseMs, ask } = this.setup;
+    const child = spawnTs(CHILD, [role, pgUrl, home, modelUrl, String(leaseMs), ...(ask ? ["ask"] : [])]);
     this.children.add(child);
     child.once("exit", () => this.children.delete(child));
     return new Promise((resolve, reject) => {
@@ -58,13 +62,22 @@ export async function post(url: string, body: unknown = {}): Promise<Record<stri
 export interface Seen {
   ids: number[];
   types: string[];
+  events: Record<string, unknown>[];
 }
 
-/** Reads a session's SSE stream until aborted, collecting frame ids and event types. */
+/**
+ * Reads a session's SSE stream until aborted, collecting frame ids, types and data. Like an
+ * EventSource it reconnects after a drop with Last-Event-ID, so "each event once" is checked
+ * across reconnects too.
+ */
 export function watch(baseUrl: string, sessionId: string, signal: AbortSignal): Seen {
-  const seen: Seen = { ids: [], types: [] };
-  void (async () => {
-    const res = await fetch(`${baseUrl}/api/sessions/${sessionId}/events`, { signal });
+  const seen: Seen = { ids: [], types: [], events: [] };
+  const read = async () => {
+    const last = seen.ids.at(-1);
+    const res = await fetch(`${baseUrl}/api/sessions/${sessionId}/events`, {
+      signal,
+      headers: last === undefined ? {} : { "last-event-id": String(last) },
+    });
     const decoder = new TextDecoder();
     let text = "";
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
@@ -74,10 +87,17 @@ export function watch(baseUrl: string, sessionId: string, signal: AbortSignal): 
       for (const frame of parseSse(text.slice(0, end + 2))) {
         seen.ids.push(Number(frame.id));
         seen.types.push(frame.event);
+        seen.events.push(frame.data);
       }
       text = text.slice(end + 2);
     }
-  })().catch(() => {});
+  };
+  void (async () => {
+    while (!signal.aborted) {
+      await read().catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+    }
+  })();
   return seen;
 }
 
