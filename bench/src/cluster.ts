@@ -1,5 +1,5 @@
 // The cluster (@tern/cluster) on a throwaway PostgreSQL: runs per second with 1, 2 and 4 worker
-// processes on a scripted model with MODEL_LATENCY_MS per turn (two turns a run: a tool call, then
+// processes (one run at a time each) on a scripted model with MODEL_LATENCY_MS per turn (two turns a run: a tool call, then
 // the answer), interleaved round by round so the machine's load hits every count alike; and the
 // takeover time after a SIGKILL (the dead worker's lease running out to another worker resuming
 // the run), measured on the database's clock. Medians with their range.
@@ -18,6 +18,8 @@ import { percentile } from "./workloads/stats.js";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WORKER_COUNTS = [1, 2, 4];
 const RUNS_PER_ROUND = 40;
+/** One run at a time per worker process, so the figure is per worker, not per slot. */
+const CONCURRENCY = 1;
 const MODEL_LATENCY_MS = 200;
 const LEASE_MS = 3000;
 const TAKEOVERS = 5;
@@ -29,7 +31,13 @@ export async function clusterBench() {
   const db = await startTestPostgres();
   const model = await startModelServer(MODEL_LATENCY_MS);
   const home = mkdtempSync(join(tmpdir(), "tern-bench-cluster-"));
-  const nodes = new Nodes({ pgUrl: db.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS });
+  const nodes = new Nodes({
+    pgUrl: db.url,
+    home,
+    modelUrl: model.baseUrl,
+    leaseMs: LEASE_MS,
+    concurrency: CONCURRENCY,
+  });
   const pool = new pg.Pool({ connectionString: db.url });
   const store = new FileSessionStore({ home, fsync: "never" });
   try {
@@ -84,7 +92,7 @@ export async function clusterBench() {
       await waitDone(pool, [runId]);
     }
     const rows: Record<string, string | number>[] = WORKER_COUNTS.map((count) => ({
-      case: `${count} worker(s), 4 runs each at once`,
+      case: `${count} worker(s), ${CONCURRENCY} run(s) each at once`,
       "median runs/s": round(percentile(throughput[count]!, 50), 2),
       "min runs/s": round(Math.min(...throughput[count]!), 2),
       "max runs/s": round(Math.max(...throughput[count]!), 2),
@@ -119,12 +127,13 @@ async function submitAndWait(
   cwd: string,
   runs: number,
 ): Promise<void> {
-  const ids: string[] = [];
-  for (let i = 0; i < runs; i++) {
-    const session = await store.create({ cwd });
-    await session.close();
-    ids.push(await enqueueRun(pool, session.id, `task ${i}`));
-  }
+  const ids = await Promise.all(
+    Array.from({ length: runs }, async (_, i) => {
+      const session = await store.create({ cwd });
+      await session.close();
+      return enqueueRun(pool, session.id, `task ${i}`);
+    }),
+  );
   await waitDone(pool, ids);
 }
 

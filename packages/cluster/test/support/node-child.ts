@@ -48,7 +48,7 @@ if (role === "worker") {
         ...(ask === "ask" ? { permissions: { mode: "ask" as const } } : {}),
       }),
     },
-    concurrency: 4,
+    concurrency: Number(process.env.TERN_CLUSTER_CONCURRENCY ?? 4),
     leaseMs: Number(leaseMs),
     heartbeatMs: Math.max(100, Math.floor(Number(leaseMs) / 4)),
     log: (line) => process.stderr.write(`${line}\n`),

@@ -16,6 +16,8 @@ export interface NodeSetup {
   leaseMs: number;
   /** Workers ask a client before each tool call. */
   ask?: boolean;
+  /** Runs at once per worker (default 4). */
+  concurrency?: number;
 }
 
 export class Nodes {
@@ -25,8 +27,16 @@ export class Nodes {
 
   /** Starts a node; resolves with its process and (for a front) its URL once it says "ready". */
   spawn(role: "worker" | "front"): Promise<{ child: ChildProcess; url: string }> {
-    const { pgUrl, home, modelUrl, leaseMs, ask } = this.setup;
-    const child = spawnTs(CHILD, [role, pgUrl, home, modelUrl, String(leaseMs), ...(ask ? ["ask"] : [])]);
+    const { pgUrl, home, modelUrl, leaseMs, ask, concurrency } = this.setup;
+    const env =
+      concurrency === undefined
+        ? process.env
+        : { ...process.env, TERN_CLUSTER_CONCURRENCY: String(concurrency) };
+    const child = spawnTs(
+      CHILD,
+      [role, pgUrl, home, modelUrl, String(leaseMs), ...(ask ? ["ask"] : [])],
+      env,
+    );
     this.children.add(child);
     child.once("exit", () => this.children.delete(child));
     return new Promise((resolve, reject) => {
