@@ -61,11 +61,30 @@ it(
   CEILING_MS,
 );
 
-it("a bad decision is the client's error, answered on the node", async () => {
-  const res = await fetch(`${(await nodes.spawn("front")).url}/api/sessions/s1/permissions/r1`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ decision: "maybe" }),
-  });
-  expect(res.status).toBe(400);
+it("bad input is the client's error, answered by the node, which goes on", async () => {
+  const { url } = await nodes.spawn("front");
+  const send = (path: string, body: string, type = "application/json", method = "POST") =>
+    fetch(`${url}${path}`, { method, headers: { "content-type": type }, body });
+  const { session } = (await post(`${url}/api/sessions`)) as { session: { id: string } };
+  const cases: [Promise<Response>, number, string][] = [
+    [send(`/api/sessions/${session.id}/permissions/r1`, '{"decision":"maybe"}'), 400, "invalid"],
+    [send(`/api/sessions/${session.id}/messages`, '{"content":" "}'), 400, "invalid"],
+    [send(`/api/sessions/${session.id}/messages`, "{not json"), 400, "bad_json"],
+    [send(`/api/sessions/${session.id}/messages`, "hi", "text/plain"), 415, "unsupported_media_type"],
+    [send("/api/sessions/no-such-session/messages", '{"content":"hi"}'), 404, "not_found"],
+    [send("/api/sessions/..%2Fetc/messages", '{"content":"hi"}'), 400, "invalid"],
+    [fetch(`${url}/api/runs/no-such-run`), 404, "not_found"],
+    [
+      fetch(`${url}/api/sessions/${session.id}/events`, { headers: { "last-event-id": "x1" } }),
+      400,
+      "invalid",
+    ],
+    [fetch(`${url}/api/sessions/${session.id}/messages`), 405, "method_not_allowed"],
+  ];
+  for (const [response, status, code] of cases) {
+    const res = await response;
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+  }
+  expect((await fetch(`${url}/healthz`)).status).toBe(200);
 });
