@@ -118,6 +118,9 @@ it(
   async () => {
     const { sessionId, runId, seen } = await heldRun();
     await pg.stop();
+    const health = await fetch(`${fronts[0]!.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ ok: false, store: "postgres", database: "unreachable" });
     model.release();
     // The worker goes on (the model and the session log need no database) and then waits.
     const store = new FileSessionStore({ home });
@@ -129,6 +132,37 @@ it(
     const expected = (await store.load(sessionId)).storedEvents().map((e) => e.seq);
     await until(() => seen.ids.length >= expected.length);
     expect(seen.ids).toEqual(expected);
+  },
+  CEILING_MS,
+);
+
+it(
+  "Last-Event-ID replays the rest of a session on either node",
+  async () => {
+    const [a, b] = fronts as [{ url: string }, { url: string }];
+    const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
+    const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
+      run_id: string;
+    };
+    await until(async () => (await runState(a.url, run_id)) === "done");
+    const seqs = (await new FileSessionStore({ home }).load(session.id)).storedEvents().map((e) => e.seq);
+    const from = seqs[Math.floor(seqs.length / 2)]!;
+    for (const node of [a, b]) {
+      const replay = new AbortController();
+      const res = await fetch(`${node.url}/api/sessions/${session.id}/events`, {
+        headers: { "last-event-id": String(from) },
+        signal: replay.signal,
+      });
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        if (text.includes(`id: ${seqs.at(-1)}\n`)) break;
+      }
+      replay.abort();
+      const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+      expect(ids).toEqual(seqs.filter((seq) => seq > from));
+    }
   },
   CEILING_MS,
 );
