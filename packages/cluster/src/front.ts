@@ -2,7 +2,7 @@
 // of run in this process, and every session's events read from the database, so a client sees a
 // run wherever it executes and may reconnect to any node. Routes:
 //   GET  /healthz                         {ok, store, database}
-//   POST /api/sessions                    {cwd?, name?} -> 201 {session: {id}}
+//   POST /api/sessions                    {name?} -> 201 {session: {id}} (in the node's --cwd)
 //   POST /api/sessions/:id/messages       {content} -> 202 {run_id}
 //   GET  /api/sessions/:id/events         SSE of the session's events from Last-Event-ID (or
 //                                         ?after=seq); ids are the log's seqs; stays open
