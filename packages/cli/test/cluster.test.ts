@@ -34,6 +34,11 @@ it("bad --store values are usage errors (exit 2)", async () => {
   const other = await runTern(["worker", "--store", "mysql://x", "--home", home], { env: ternEnv() });
   expect(other.code).toBe(2);
   expect(other.stderr).toContain('--store takes "file" or a postgres://… URL');
+  const rpc = await runTern(["serve", "--store", pg.url, "--rpc-port", "0", "--home", home], {
+    env: ternEnv(),
+  });
+  expect(rpc.code).toBe(2);
+  expect(rpc.stderr).toContain("serves HTTP only");
 });
 
 it("an unreachable database at start is exit 2, with the password masked", async () => {

@@ -35,6 +35,11 @@ export async function clusterServe(
   cluster: ClusterSettings,
   server: ServeSettings,
 ): Promise<ExitCode> {
+  // A cluster node speaks HTTP + SSE only: say so rather than ignore the flags.
+  if (server.stdio || server.rpcPort !== undefined)
+    throw new UsageError(
+      "serve --store postgres://… serves HTTP only (--port); JSON-RPC (--rpc-port, --stdio) is not offered by cluster nodes yet",
+    );
   return runNode("serve", values, io, cluster, server);
 }
 
