@@ -1,4 +1,5 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
+import { clusterBench } from "./cluster.js";
 import { contextBench } from "./context.js";
 import { extractJsonBench } from "./extract-json.js";
 import { providerParseBench } from "./provider-parse.js";
@@ -33,6 +34,10 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   "web-paint": { title: "web page: first paint of a 500-turn session (chromium)", run: webPaintBench },
+  cluster: {
+    title: "cluster: runs/s with 1, 2, 4 workers (200 ms per model turn); takeover after a kill",
+    run: clusterBench,
+  },
   sandbox: { title: "bash sandbox: per-call overhead of bubblewrap on `bash -c true`", run: sandboxBench },
   telemetry: {
     title: "OpenTelemetry: cost per run (11 turns, 10 tool calls) off / API only / SDK",

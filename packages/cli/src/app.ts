@@ -16,6 +16,7 @@ const COMMANDS = [
   "demo",
   "serve",
   "mcp",
+  "worker",
   "help",
   "version",
 ];
@@ -59,6 +60,8 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
         return await (await import("./commands/serve.js")).serveCommand(rest, io);
       case "mcp":
         return await (await import("./commands/mcp.js")).mcpCommand(rest, io);
+      case "worker":
+        return await (await import("./commands/cluster.js")).workerCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

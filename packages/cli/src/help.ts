@@ -52,6 +52,7 @@ Usage:
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
   tern mcp ls|approve|serve    MCP servers: their state and tools, approving a project's, tern as one
+  tern worker                  runs a cluster's queued runs (--store postgres://…; docs/scaling.md)
 
 Options: tern <command> --help.   Version: tern --version
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
@@ -127,6 +128,9 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
   --rpc-idle-timeout S     JSON-RPC port: close a connection that holds no session after S
                            seconds with no bytes either way (default 300)
   --home DIR               where sessions and config.json live                 [TERN_HOME]
+  --store postgres://…     a cluster node: runs are enqueued as jobs, events come from the
+                           database (see tern worker, docs/scaling.md)          [TERN_STORE]
+  --no-worker              with --store: only serve; leave the runs to the workers
 Permission questions (--mode ask) go to the client: an SSE "permission" frame answered with
 POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionRequest.
 See packages/server/README.md for the HTTP API.
@@ -148,6 +152,15 @@ bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or 
 read-only run in read-only mode and without asking.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
 caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).`,
+  worker: `Usage: tern worker --store postgres://… [options]
+
+Takes runs off the database and runs them with the agent of tern serve (same flags, same
+config.json): each with a lease renewed by heartbeats; a run whose worker died is taken over by
+another and resumed from the session log. Sessions live under --home, shared by every node.
+  --store postgres://…     the cluster's database (credentials from the URL or PG*) [TERN_STORE]
+  --concurrency N          runs at once in this process (default 4)
+  --lease S                a silent worker loses its runs after S seconds (default 15)
+See docs/scaling.md.`,
 
   demo: `Usage: tern demo [--fast] [--keep] [--web [--port N]]
 

@@ -10,6 +10,7 @@ import { createSandbox, describeSandbox, sandboxWarning } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { CLUSTER_OPTIONS, resolveClusterSettings } from "../config/cluster-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { helpFor } from "../help.js";
@@ -21,9 +22,11 @@ import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
 export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
-  const { values } = parseCommandArgs("serve", argv, SERVE_OPTIONS, 0);
+  const { values } = parseCommandArgs("serve", argv, { ...SERVE_OPTIONS, ...CLUSTER_OPTIONS }, 0);
   if (wantsHelp(values, io, helpFor("serve"))) return 0;
   const server = resolveServeSettings(values, io);
+  const cluster = resolveClusterSettings(values, io.env);
+  if (cluster) return (await import("./cluster.js")).clusterServe(values, io, cluster, server);
   const env = server.home !== undefined ? { ...io.env, TERN_HOME: server.home } : io.env;
   const { settings, warn } = commandContext(values, { ...io, env });
   const registry = createRegistry(settings, warn);

@@ -1,0 +1,101 @@
+// `tern worker` and `tern serve --store postgres://…` as real processes on a real PostgreSQL: a
+// serve node that only serves (--no-worker) enqueues, a worker runs, the client sees the answer
+// on the node's event stream; bad --store values and an unreachable database are exit 2, and the
+// password in the URL is never printed.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { JSON_TYPE, startServe } from "./support/serve.js";
+import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
+
+/** Ceiling for hangs only. */
+const CEILING_MS = 180_000;
+
+let pg: TestPostgres;
+let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let worker: TernProcess | undefined;
+
+beforeAll(async () => {
+  pg = await startTestPostgres();
+  model = await scriptedOpenAi([{ text: "Hello from a worker." }]);
+}, CEILING_MS);
+
+afterAll(async () => {
+  worker?.child.kill("SIGKILL");
+  await model?.close();
+  await pg?.dispose();
+});
+
+it("bad --store values are usage errors (exit 2)", async () => {
+  const home = tempDir();
+  const missing = await runTern(["worker", "--home", home], { env: ternEnv() });
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toContain("tern worker needs --store postgres://");
+  const other = await runTern(["worker", "--store", "mysql://x", "--home", home], { env: ternEnv() });
+  expect(other.code).toBe(2);
+  expect(other.stderr).toContain('--store takes "file" or a postgres://… URL');
+  const rpc = await runTern(["serve", "--store", pg.url, "--rpc-port", "0", "--home", home], {
+    env: ternEnv(),
+  });
+  expect(rpc.code).toBe(2);
+  expect(rpc.stderr).toContain("serves HTTP only");
+});
+
+it("an unreachable database at start is exit 2, with the password masked", async () => {
+  const home = tempDir();
+  const result = await runTern(
+    [
+      ...["worker", "--store", "postgres://tern:s3cret-pw@127.0.0.1:1/tern", "--home", home, "--cwd", home],
+      ...["--base-url", model.baseUrl, "--model", "scripted"],
+    ],
+    { env: ternEnv() },
+  );
+  expect(result.code).toBe(2);
+  expect(result.stderr).toContain("cannot use the database at postgres://tern:***@127.0.0.1:1/tern");
+  expect(result.stdout + result.stderr).not.toContain("s3cret-pw");
+});
+
+it(
+  "serve --no-worker enqueues, a worker runs it, the node streams the answer",
+  async () => {
+    const home = tempDir();
+    const common = [
+      "--store",
+      pg.url,
+      "--home",
+      home,
+      "--cwd",
+      home,
+      "--base-url",
+      model.baseUrl,
+      "--model",
+      "scripted",
+    ];
+    const served = await startServe(["--port", "0", "--no-worker", ...common]);
+    worker = spawnTern(["worker", ...common], { env: ternEnv() });
+    await worker.waitFor(/worker taking runs from/, "stdout");
+    const health = await fetch(`${served.base}/healthz`);
+    expect(await health.json()).toEqual({ ok: true, store: "postgres", database: "reachable" });
+    const created = await fetch(`${served.base}/api/sessions`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: "{}",
+    });
+    const { session } = (await created.json()) as { session: { id: string } };
+    const posted = await fetch(`${served.base}/api/sessions/${session.id}/messages`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ content: "hi" }),
+    });
+    expect(posted.status).toBe(202);
+    const stream = await fetch(`${served.base}/api/sessions/${session.id}/events`);
+    const decoder = new TextDecoder();
+    let text = "";
+    for await (const chunk of stream.body as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(chunk, { stream: true });
+      if (text.includes("event: agent_end")) break;
+    }
+    expect(text).toContain("Hello from a worker.");
+  },
+  CEILING_MS,
+);

@@ -1,0 +1,148 @@
+// One run, executed by whichever worker holds its job. The lease on the `runs` row is taken (or
+// taken over) first, then the session is opened for writing (its single-writer lock; crash repair
+// gives every unfinished tool call the interrupted result, so no call runs twice), and the run
+// starts, is continued, or is only completed, depending on what the session log says happened
+// (run-marker.ts). The run is marked done in the same statement that checks it was not: a run
+// completes exactly once however many workers touched it.
+
+import { type EngineOptions, ServerSession } from "@tern/server";
+import { resumeSession, SessionError, type SessionStore } from "@tern/session";
+import type { Pool } from "pg";
+import { retrying } from "./db.js";
+import { EventMirror } from "./event-mirror.js";
+import { markRun, runProgress } from "./run-marker.js";
+import { SCHEMA } from "./schema.js";
+
+export type RunEngineOptions = Pick<
+  EngineOptions,
+  "models" | "configureAgent" | "secrets" | "permissionTimeoutMs"
+>;
+
+export interface RunContext {
+  pool: Pool;
+  store: SessionStore;
+  engine: RunEngineOptions;
+  leaseMs: number;
+  heartbeatMs: number;
+  /** Sessions this process runs now, for the control channel. */
+  live: Map<string, ServerSession>;
+  log: (line: string) => void;
+}
+
+/** How often a worker tries again to open a session another live process still writes. */
+const LOCK_RETRY_MS = 250;
+
+export type RunOutcome = "completed" | "already_done" | "unknown_run";
+
+export async function executeRun(ctx: RunContext, runId: string, owner: string): Promise<RunOutcome> {
+  const { pool } = ctx;
+  const claim = await pool.query(
+    `update ${SCHEMA}.runs
+        set takeovers = takeovers + (case when state = 'running' then 1 else 0 end),
+            state = 'running', lease_owner = $2, lease_until = now() + $3 * interval '1 millisecond'
+      where run_id = $1 and state <> 'done'
+      returning session_id, prompt`,
+    [runId, owner, ctx.leaseMs],
+  );
+  if (claim.rowCount === 0) {
+    const known = await pool.query(`select 1 from ${SCHEMA}.runs where run_id = $1`, [runId]);
+    return known.rowCount === 0 ? "unknown_run" : "already_done";
+  }
+  const { session_id: sessionId, prompt } = claim.rows[0] as { session_id: string; prompt: string };
+  const heartbeat = setInterval(() => {
+    pool
+      .query(
+        `update ${SCHEMA}.runs set lease_until = now() + $3 * interval '1 millisecond'
+          where run_id = $1 and lease_owner = $2 and state = 'running'`,
+        [runId, owner, ctx.leaseMs],
+      )
+      .then((result) => {
+        // Swept as dead (say the database was away longer than the lease): another worker may
+        // try the run, but this process still holds the session's lock, so that one fails and
+        // retries later, and the state check below completes the run once.
+        if (result.rowCount === 0) ctx.log(`run ${runId}: lease lost while running`);
+      })
+      .catch(() => {}); // the database is away: the next beat tries again
+  }, ctx.heartbeatMs);
+
+  let resumed: Awaited<ReturnType<typeof resumeSession>> | undefined;
+  try {
+    resumed = await openWhenFree(ctx, sessionId, runId);
+  } finally {
+    if (!resumed) clearInterval(heartbeat);
+  }
+  if (!resumed) return "already_done";
+  const { session, context } = resumed;
+  const mirror = new EventMirror(pool, session);
+  let open: ServerSession | undefined;
+  try {
+    session.addSecrets(ctx.engine.secrets ?? []);
+    await mirror.sync(); // a takeover first publishes what the last worker persisted
+    const model =
+      (context.model && ctx.engine.models.resolve(context.model.modelId)) ?? ctx.engine.models.resolve();
+    if (!model) throw new Error("the worker has no model for this session");
+    open = new ServerSession({
+      session,
+      model,
+      cwd: session.header.cwd,
+      source: "resume",
+      ...(ctx.engine.configureAgent ? { configureAgent: ctx.engine.configureAgent } : {}),
+      ...(ctx.engine.permissionTimeoutMs !== undefined
+        ? { permissionTimeoutMs: ctx.engine.permissionTimeoutMs }
+        : {}),
+    });
+    const running = open;
+    ctx.live.set(sessionId, running);
+    const unsubscribe = running.journal.subscribe((entry) => {
+      if (entry.seq !== undefined) mirror.kick();
+    });
+    try {
+      const progress = runProgress(session, runId);
+      if (progress === "not_started") {
+        markRun(session, runId);
+        await session.flush();
+        running.run(prompt);
+      } else if (progress === "prompt_missing") running.run(prompt);
+      else if (progress === "interrupted") running.continue();
+      await running.idle();
+    } finally {
+      unsubscribe();
+    }
+    await session.flush();
+    await mirror.sync();
+    await retrying(() =>
+      pool.query(
+        `update ${SCHEMA}.runs set state = 'done', completions = completions + 1, completed_at = now(),
+                lease_owner = null, lease_until = null
+          where run_id = $1 and state <> 'done'`,
+        [runId],
+      ),
+    );
+    return "completed";
+  } finally {
+    clearInterval(heartbeat);
+    mirror.stop();
+    ctx.live.delete(sessionId);
+    if (open) await open.close();
+    else await session.close();
+  }
+}
+
+/**
+ * Opens the session for writing. While another live process holds it (a worker swept as dead
+ * that is in fact still running the run), waits here rather than failing the job, whose retry
+ * graphile-worker would push back further each time; gives up once that process completed the
+ * run (undefined).
+ */
+async function openWhenFree(ctx: RunContext, sessionId: string, runId: string) {
+  for (;;) {
+    try {
+      return await resumeSession(ctx.store, sessionId);
+    } catch (error) {
+      if (!(error instanceof SessionError && error.code === "locked")) throw error;
+    }
+    const { rows } = await ctx.pool.query(`select state from ${SCHEMA}.runs where run_id = $1`, [runId]);
+    if (rows[0]?.state === "done") return undefined;
+    await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+  }
+}

@@ -1,0 +1,63 @@
+// The cluster's tables next to graphile-worker's: `runs` (one row per submitted run: the
+// exactly-once ledger and the lease), `events` (each session's persisted events, mirrored so any
+// node can stream and replay them) and `controls` (steering, abort and permission answers on their
+// way to the worker that holds the session). Migrations are idempotent and run under an advisory
+// lock, so several nodes starting at once apply them once.
+import { Logger, runMigrations } from "graphile-worker";
+import type { Pool } from "pg";
+
+export const SCHEMA = "tern_cluster";
+/** Arbitrary, fixed: serializes migrations across nodes. */
+const MIGRATION_LOCK = 0x7465726e;
+
+const TABLES = `
+create schema if not exists ${SCHEMA};
+create table if not exists ${SCHEMA}.runs (
+  run_id text primary key,
+  session_id text not null,
+  prompt text not null,
+  state text not null default 'queued' check (state in ('queued', 'running', 'done')),
+  lease_owner text,
+  lease_until timestamptz,
+  takeovers integer not null default 0,
+  completions integer not null default 0,
+  created_at timestamptz not null default now(),
+  completed_at timestamptz
+);
+create index if not exists runs_lease on ${SCHEMA}.runs (lease_until) where state = 'running';
+create table if not exists ${SCHEMA}.events (
+  session_id text not null,
+  seq integer not null,
+  event jsonb not null,
+  primary key (session_id, seq)
+);
+create table if not exists ${SCHEMA}.controls (
+  id bigserial primary key,
+  session_id text not null,
+  body jsonb not null,
+  created_at timestamptz not null default now()
+);
+`;
+
+/** graphile-worker's schema, then ours. */
+export async function migrate(pool: Pool, connectionString: string): Promise<void> {
+  await runMigrations({ connectionString, logger: quietLogger() });
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    try {
+      await client.query(TABLES);
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** graphile-worker logs job failures at error level; a takeover's "locked" retry is expected. */
+export function quietLogger(): Logger {
+  return new Logger(() => (level, message) => {
+    if (level === "error" && process.env.TERN_CLUSTER_DEBUG) process.stderr.write(`graphile: ${message}\n`);
+  });
+}

@@ -1,0 +1,116 @@
+// A worker: graphile-worker takes `tern_run` jobs off the database (several at once), and each
+// job runs through executeRun. graphile-worker's own lock on a job never expires by itself (its
+// stale-lock reset waits hours), so liveness is ours: a run's lease in `runs` is renewed every
+// heartbeat, and every worker sweeps for leases that ran out, handing the dead holders' jobs back
+// with graphile-worker's force_unlock_workers. Another worker then takes the run over.
+import type { ServerSession } from "@tern/server";
+import type { SessionStore } from "@tern/session";
+import { type Runner, run as runGraphile, type Task } from "graphile-worker";
+import { CONTROL_CHANNEL, receiveControl } from "./control.js";
+import { createPool } from "./db.js";
+import { Listener } from "./listener.js";
+import { RUN_TASK, type RunPayload } from "./queue.js";
+import { executeRun, type RunEngineOptions } from "./run-job.js";
+import { migrate, quietLogger, SCHEMA } from "./schema.js";
+
+/** How long a run's holder may go silent before another worker takes the run. */
+export const DEFAULT_LEASE_MS = 15_000;
+/** How often a holder renews its lease (and every worker sweeps): a third of the lease. */
+export const DEFAULT_HEARTBEAT_MS = 5_000;
+/** How often graphile-worker looks for jobs it was not told about (retries, unlocked jobs). */
+const POLL_MS = 500;
+
+export interface WorkerOptions {
+  connectionString: string;
+  store: SessionStore;
+  engine: RunEngineOptions;
+  /** Runs at once in this process. Default 4. */
+  concurrency?: number;
+  leaseMs?: number;
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface ClusterWorker {
+  /** Sessions running here now. */
+  readonly live: ReadonlyMap<string, ServerSession>;
+  /** Stops taking runs, waits for the ones going, and disconnects. */
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: WorkerOptions): Promise<ClusterWorker> {
+  const log = options.log ?? (() => {});
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const pool = createPool(options.connectionString, log);
+  const live = new Map<string, ServerSession>();
+  let runner: Runner | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  let listener: Listener | undefined;
+  try {
+    await migrate(pool, options.connectionString);
+    const ctx = { pool, store: options.store, engine: options.engine, leaseMs, heartbeatMs, live, log };
+    const task: Task = async (payload, helpers) => {
+      const { runId } = payload as RunPayload;
+      const owner = helpers.job.locked_by;
+      if (typeof runId !== "string" || !owner) throw new Error("a tern_run job without a run id");
+      const outcome = await executeRun(ctx, runId, owner);
+      if (outcome === "unknown_run") log(`run ${runId}: no such run; the job is dropped`);
+    };
+    listener = new Listener(options.connectionString, [CONTROL_CHANNEL], (_channel, payload) => {
+      receiveControl(pool, payload, live).catch((error) => log(`control: ${String(error)}`));
+    });
+    await listener.start();
+    runner = await runGraphile({
+      connectionString: options.connectionString,
+      concurrency: options.concurrency ?? 4,
+      noHandleSignals: true,
+      pollInterval: POLL_MS,
+      logger: quietLogger(),
+      taskList: { [RUN_TASK]: task },
+    });
+    sweeper = setInterval(() => {
+      sweep(pool, leaseMs).catch(() => {}); // the database is away: the next sweep tries again
+    }, heartbeatMs);
+  } catch (error) {
+    await listener?.close();
+    await runner?.stop().catch(() => {});
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  return {
+    live,
+    stop: async () => {
+      clearInterval(sweeper);
+      await runner?.stop();
+      await listener?.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Hands back the jobs of holders that went silent: runs whose lease ran out, and jobs locked
+ * longer than a lease by a worker with no live lease (it died between taking the job and its
+ * first lease). Returns the worker ids unlocked.
+ */
+export async function sweep(pool: import("pg").Pool, leaseMs: number): Promise<string[]> {
+  const { rows } = await pool.query(
+    `select lease_owner as id from ${SCHEMA}.runs
+      where state = 'running' and lease_owner is not null and lease_until < now()
+     union
+     select j.locked_by from graphile_worker._private_jobs j
+      where j.locked_by is not null and j.locked_at < now() - $1 * interval '1 millisecond'
+        and not exists (select 1 from ${SCHEMA}.runs r
+                         where r.lease_owner = j.locked_by and r.state = 'running' and r.lease_until >= now())`,
+    [leaseMs],
+  );
+  const dead = rows.map((row) => row.id as string);
+  if (dead.length === 0) return dead;
+  await pool.query("select graphile_worker.force_unlock_workers($1::text[])", [dead]);
+  await pool.query(
+    `update ${SCHEMA}.runs set lease_owner = null where state = 'running' and lease_owner = any($1::text[])`,
+    [dead],
+  );
+  return dead;
+}

@@ -1,0 +1,168 @@
+// Across nodes: a client on one serve node steers and aborts a run executing on a worker process
+// (the control channel through PostgreSQL), and a run survives the database restarting under it
+// (it pauses and continues; the other node's stream still shows every event exactly once).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Message } from "@tern/ai";
+import { FileSessionStore } from "@tern/session";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { type ModelServer, startModelServer } from "./support/model-server.js";
+import { Nodes, post, runState, until, watch } from "./support/nodes.js";
+
+const LEASE_MS = 5000;
+const MODEL_DELAY_MS = 20;
+/** Ceiling for hangs only. */
+const CEILING_MS = 180_000;
+
+let pg: TestPostgres;
+let model: ModelServer;
+let home: string;
+let nodes: Nodes;
+let fronts: { url: string }[];
+const stop = new AbortController();
+
+beforeAll(async () => {
+  pg = await startTestPostgres();
+  model = await startModelServer(MODEL_DELAY_MS);
+  home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
+  nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS });
+  fronts = await Promise.all([nodes.spawn("front"), nodes.spawn("front")]);
+  await nodes.spawn("worker");
+}, CEILING_MS);
+
+afterAll(async () => {
+  stop.abort();
+  nodes?.killAll();
+  await model?.close();
+  await pg?.dispose();
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/** A session with a run submitted on node A, held at its first model call. */
+async function heldRun(): Promise<{ sessionId: string; runId: string; seen: ReturnType<typeof watch> }> {
+  const [a, b] = fronts as [{ url: string }, { url: string }];
+  const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
+  const seen = watch(b.url, session.id, stop.signal);
+  model.hold();
+  const before = model.requests;
+  const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
+    run_id: string;
+  };
+  await until(() => model.requests > before);
+  return { sessionId: session.id, runId: run_id, seen };
+}
+
+async function messagesOf(sessionId: string): Promise<Message[]> {
+  const session = await new FileSessionStore({ home }).load(sessionId);
+  return session.buildContext().messages as Message[];
+}
+
+it(
+  "an interrupt sent to node B reaches the run on the worker",
+  async () => {
+    const { sessionId, runId } = await heldRun();
+    await post(`${fronts[1]!.url}/api/sessions/${sessionId}/interrupt`, { content: "also check the tests" });
+    model.release();
+    await until(async () => (await runState(fronts[0]!.url, runId)) === "done");
+    const users = (await messagesOf(sessionId)).filter((m) => m.role === "user");
+    expect(users.map((m) => (typeof m.content === "string" ? m.content : ""))).toContain(
+      "also check the tests",
+    );
+  },
+  CEILING_MS,
+);
+
+it(
+  "an abort sent to node B stops the run on the worker, which completes once as aborted",
+  async () => {
+    const { sessionId, runId, seen } = await heldRun();
+    // The control reaches the worker only while it runs the session: it does once the call is out.
+    await post(`${fronts[1]!.url}/api/sessions/${sessionId}/abort`);
+    await until(() => seen.types.includes("agent_end"));
+    model.release();
+    await until(async () => (await runState(fronts[0]!.url, runId)) === "done");
+    const session = await new FileSessionStore({ home }).load(sessionId);
+    const end = session.storedEvents().find((e) => e.event.type === "agent_end");
+    expect(end?.event).toMatchObject({ stopReason: "aborted" });
+  },
+  CEILING_MS,
+);
+
+it(
+  "a run continues after the database restarts under it, and node B streams every event once",
+  async () => {
+    const { sessionId, runId, seen } = await heldRun();
+    await pg.restart();
+    model.release();
+    await until(async () => (await runState(fronts[0]!.url, runId).catch(() => "unknown")) === "done");
+    const session = await new FileSessionStore({ home }).load(sessionId);
+    const expected = session.storedEvents().map((e) => e.seq);
+    await until(() => seen.ids.length >= expected.length);
+    expect(seen.ids).toEqual(expected);
+    expect((await messagesOf(sessionId)).at(-1)?.role).toBe("assistant");
+    // The worker is still there after the restart: it takes the next run.
+    const next = (await post(`${fronts[1]!.url}/api/sessions/${sessionId}/messages`, {
+      content: "again",
+    })) as {
+      run_id: string;
+    };
+    await until(async () => (await runState(fronts[1]!.url, next.run_id)) === "done");
+  },
+  CEILING_MS,
+);
+
+it(
+  "a run whose whole last turn happens while the database is down completes once it is back",
+  async () => {
+    const { sessionId, runId, seen } = await heldRun();
+    await pg.stop();
+    const health = await fetch(`${fronts[0]!.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ ok: false, store: "postgres", database: "unreachable" });
+    model.release();
+    // The worker goes on (the model and the session log need no database) and then waits.
+    const store = new FileSessionStore({ home });
+    await until(async () =>
+      (await store.load(sessionId)).storedEvents().some((e) => e.event.type === "agent_end"),
+    );
+    await pg.start();
+    await until(async () => (await runState(fronts[0]!.url, runId).catch(() => "unknown")) === "done");
+    const expected = (await store.load(sessionId)).storedEvents().map((e) => e.seq);
+    await until(() => seen.ids.length >= expected.length);
+    expect(seen.ids).toEqual(expected);
+  },
+  CEILING_MS,
+);
+
+it(
+  "Last-Event-ID replays the rest of a session on either node",
+  async () => {
+    const [a, b] = fronts as [{ url: string }, { url: string }];
+    const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
+    const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
+      run_id: string;
+    };
+    await until(async () => (await runState(a.url, run_id)) === "done");
+    const seqs = (await new FileSessionStore({ home }).load(session.id)).storedEvents().map((e) => e.seq);
+    const from = seqs[Math.floor(seqs.length / 2)]!;
+    for (const node of [a, b]) {
+      const replay = new AbortController();
+      const res = await fetch(`${node.url}/api/sessions/${session.id}/events`, {
+        headers: { "last-event-id": String(from) },
+        signal: replay.signal,
+      });
+      const decoder = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        if (text.includes(`id: ${seqs.at(-1)}\n`)) break;
+      }
+      replay.abort();
+      const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+      expect(ids).toEqual(seqs.filter((seq) => seq > from));
+    }
+  },
+  CEILING_MS,
+);
