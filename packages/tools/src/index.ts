@@ -1,3 +1,16 @@
+export { applyRewind, planRewind, type RewindFile, type RewindPlan } from "./checkpoints/rewind.js";
+export {
+  type CheckpointRecord,
+  CheckpointStore,
+  type FileState,
+  MAX_SNAPSHOT_FILE_BYTES,
+} from "./checkpoints/store.js";
+export {
+  CHECKPOINT_HOOK_PRIORITY,
+  type CheckpointOptions,
+  installCheckpoints,
+} from "./checkpoints/tracker.js";
+export { MAX_SCAN_FILES, MAX_SCAN_SNAPSHOT_BYTES } from "./checkpoints/workspace-scan.js";
 export { BUILTIN_TOOL_NAMES, codingTools, createTools } from "./create-tools.js";
 export { installPermissions, PERMISSION_HOOK_PRIORITY, permissionHook } from "./permissions/hook.js";
 export { type CallInput, PermissionPolicy } from "./permissions/policy.js";
