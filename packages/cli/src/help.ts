@@ -33,7 +33,7 @@ export const HELP: Record<string, string> = {
 Usage:
   tern run [PROMPT]            one task, answer on stdout, progress on stderr (prompt or stdin)
   tern chat                    interactive session
-  tern sessions ls|show|resume|fork|export
+  tern sessions ls|show|resume|fork|rewind|export
   tern models                  models tern knows (built-in and from your config)
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
@@ -66,6 +66,10 @@ ${AGENT_OPTIONS}`,
   tern sessions show ID                    the conversation, with entry ids for fork
   tern sessions resume ID                  continue an interrupted run (or chat on a terminal)
   tern sessions fork ID [ENTRY]            a new session with the path up to ENTRY (default: the end)
+  tern sessions rewind ID [--to N] [--code|--conversation|--both] [--force]
+                                           undo turns N.. (default: the last): files tern changed
+                                           (write, edit, bash in the workspace) and/or the conversation;
+                                           refuses files changed outside tern since, unless --force
   tern sessions export ID --format jsonl|md [--output FILE]
 
 An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,

@@ -17,6 +17,7 @@ import {
   type AnyBuiltinTool,
   type AskPermission,
   createSandbox,
+  installCheckpoints,
   installPermissions,
   type PermissionPolicy,
   type SandboxOptions,
@@ -26,6 +27,7 @@ import {
 import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
+import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { resolveSessionId, sessionFailure } from "./session-ids.js";
@@ -139,6 +141,12 @@ function build(
     ...permissions,
     tools,
     ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
+  });
+  // Registered after the policy, so its lower priority puts it behind the permission decision.
+  installCheckpoints(hooks, {
+    store: checkpointStore(settings.home, session),
+    tools,
+    turn: () => currentTurnId(session),
   });
   const { agent, binding } = createSessionAgent(session, {
     model,
