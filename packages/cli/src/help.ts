@@ -57,7 +57,7 @@ Interactive. When idle, Enter sends a prompt. While the agent works, Enter sends
 message (read after the current tool calls) and Alt+Enter a follow-up (read when it would stop).
 Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
 Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
-/tools, /mode MODE, /help, /exit.
+/rewind [N], /tools, /mode MODE, /help, /exit.
 
 ${AGENT_OPTIONS}`,
 

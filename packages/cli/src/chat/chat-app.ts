@@ -324,6 +324,10 @@ export class ChatApp {
         switchSession: (id, how) => this.switchSession(id, how),
         prompt: (text, strategy) => this.prompt(text, strategy),
         exit: () => void this.exit(0),
+        setInput: (text) => {
+          this.editor.clear();
+          this.editor.insert(text);
+        },
       });
     } catch (error) {
       const failure = sessionFailure(error);

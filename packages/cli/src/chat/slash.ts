@@ -1,5 +1,5 @@
-// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /tools /mode /help
-// /exit.
+// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /rewind /tools /mode
+// /help /exit.
 import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
@@ -7,6 +7,7 @@ import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveSessionId } from "../runtime/session-ids.js";
+import { rewindCommand } from "./rewind-command.js";
 
 export interface SlashContext {
   runtime: Runtime;
@@ -21,6 +22,8 @@ export interface SlashContext {
   /** Sends a prompt with its own strategy (/plan). */
   prompt(text: string, strategy: RunStrategy): void;
   exit(): void;
+  /** Puts text in the input line for the person to edit and send. */
+  setInput(text: string): void;
 }
 
 export const SLASH_HELP = [
@@ -30,6 +33,7 @@ export const SLASH_HELP = [
   "/sessions              sessions of this directory",
   "/resume ID             continue another session",
   "/fork [ENTRY]          branch this session into a new one (at an entry id from tern sessions show)",
+  "/rewind [N] [code|conversation|both] [force]  back to before turn N (no N: list the turns)",
   "/tools                 tools and what the permission policy lets them do",
   "/mode MODE             permission mode: ask, accept-edits, read-only, bypass",
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
@@ -71,6 +75,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return ctx.switchSession(arg, "fork");
     case "/tools":
       return listTools(ctx);
+    case "/rewind":
+      return rewindCommand(arg, ctx);
     case "/mode":
       if (!(PERMISSION_MODES as readonly string[]).includes(arg))
         return print(
