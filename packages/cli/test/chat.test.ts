@@ -62,7 +62,7 @@ terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow
     /Running the slow step\./,
     /queued steering .*: use the short path/,
     /queued a follow-up .*: then summarize/,
-    /✓ exit 0 · 1 line/,
+    /✓ bash · exit 0 · 1 line/,
     // Steering reaches the model as one pinned interrupt message (the agent's interrupt policy).
     /↪ interrupt: \[USER INTERRUPT\] The user sent a message while you were working: use the short path/,
     /Steering received: taking the short path\./,
@@ -124,7 +124,7 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
   tmux.type("a");
   await tmux.waitFor(/✔ done/);
   const screen = tmux.capture();
-  expect(screen).toMatch(/⊘ denied: the user said no/);
+  expect(screen).toMatch(/⊘ bash · denied: the user said no/);
   expect(screen).toMatch(/allowed from now on: bash\(touch:\*\)/);
   // The third call ran without a question: "always" added the rule.
   expect(screen).not.toMatch(/Allow bash \$ touch three\.txt/);

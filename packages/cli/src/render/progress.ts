@@ -241,7 +241,9 @@ export class ProgressRenderer {
     const mark = outcomeMark(outcome.status, style);
     const label = outcome.status === "denied" ? `denied: ${outcome.text}` : outcome.text;
     const right = this.lastStartedCall === event.toolCallId;
-    const head = right || !call ? "" : `${describeCall(call.name, call.args)} · `;
+    // Every result names its tool: right under its own call line the name is enough, after other
+    // calls' lines (a parallel batch) the whole call is repeated.
+    const head = right || !call ? `${terminalText(event.toolName)} · ` : `${describeCall(call.name, call.args)} · `;
     const colored =
       outcome.status === "denied"
         ? style.yellow(label)
