@@ -47,6 +47,9 @@ TERN_HOME (default ~/.tern: sessions, config.json), NO_COLOR.`,
 Runs one task. The prompt comes from the argument or, when there is none, from stdin.
 The answer goes to stdout; turns, tool calls, compactions, tokens and cost go to stderr.
   --json                   every event as one JSON line on stdout instead (nothing on stderr but errors)
+  --image FILE             attach a PNG, JPEG, GIF or WebP image (repeatable; models with vision only)
+@path in the prompt attaches that file (text inlined with its path, up to 100 kB; an image as an
+image); a path that is not a readable file stays text, with a warning.
 Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted (Ctrl-C; the session is saved).
 
 ${AGENT_OPTIONS}`,

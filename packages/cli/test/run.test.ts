@@ -102,7 +102,9 @@ describe("tern run", () => {
     expect(result.stderr).toMatch(/“Reading both files\.”/);
     expect(result.stderr).toMatch(/▸ read src\/a\.txt/);
     expect(result.stderr).toMatch(/▸ read src\/b\.txt/);
-    expect(result.stderr).toMatch(/▸ bash \$ cat src\/a\.txt src\/b\.txt \| wc -l\n {2}✓ bash · exit 0 · 1 line/);
+    expect(result.stderr).toMatch(
+      /▸ bash \$ cat src\/a\.txt src\/b\.txt \| wc -l\n {2}✓ bash · exit 0 · 1 line/,
+    );
     expect(result.stderr).toMatch(/-alpha\n.*\+ALPHA/s);
     expect(result.stderr).toMatch(/“Done\.”\n↪ completion-check: \[COMPLETION CHECK\]/);
     expect(result.stderr).toMatch(/✔ done · 5 turns/);

@@ -1,3 +1,12 @@
+export {
+  type Attachment,
+  type AttachmentResult,
+  attachmentBlock,
+  MAX_ATTACHED_IMAGE_BYTES,
+  MAX_ATTACHED_TEXT_BYTES,
+  promptWithAttachments,
+  readAttachment,
+} from "./attachments.js";
 export { applyRewind, planRewind, type RewindFile, type RewindPlan } from "./checkpoints/rewind.js";
 export {
   type CheckpointRecord,

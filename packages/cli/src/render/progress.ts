@@ -243,7 +243,8 @@ export class ProgressRenderer {
     const right = this.lastStartedCall === event.toolCallId;
     // Every result names its tool: right under its own call line the name is enough, after other
     // calls' lines (a parallel batch) the whole call is repeated.
-    const head = right || !call ? `${terminalText(event.toolName)} · ` : `${describeCall(call.name, call.args)} · `;
+    const head =
+      right || !call ? `${terminalText(event.toolName)} · ` : `${describeCall(call.name, call.args)} · `;
     const colored =
       outcome.status === "denied"
         ? style.yellow(label)
