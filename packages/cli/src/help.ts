@@ -56,9 +56,10 @@ ${AGENT_OPTIONS}`,
 
   chat: `Usage: tern chat [options]
 
-Interactive. When idle, Enter sends a prompt. While the agent works, Enter sends a steering
-message (read after the current tool calls) and Alt+Enter a follow-up (read when it would stop).
-Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
+Interactive. When idle, Enter sends a prompt; Alt+Enter (or Shift+Enter, where the terminal
+reports it) starts a new line. While the agent works, Enter sends a steering message (read after
+the current tool calls) and Tab a follow-up (read when it would stop). @path attaches a file (Tab
+completes the path). Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
 Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
 /rewind [N], /tools, /mode MODE, /help, /exit.
 

@@ -26,7 +26,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow tool runs", async () => {
+terminalIt("steers with Enter and queues a follow-up with Tab while a slow tool runs", async () => {
   const home = tempDir();
   const work = tempDir();
   server = await startLoopbackServer([
@@ -53,7 +53,7 @@ terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow
   tmux.type("run the slow step", "Enter");
   await tmux.waitFor(/▸ bash \$ sleep 2 && echo slow-step-done/);
   tmux.type("use the short path", "Enter");
-  tmux.type("then summarize", "M-Enter");
+  tmux.type("then summarize", "Tab");
   const screen = await tmux.waitFor(/Follow-up answered: here is the summary\./);
 
   // What the person saw, in order.

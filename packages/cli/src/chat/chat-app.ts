@@ -12,11 +12,13 @@ import { oneLine } from "../render/format.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { describeCall } from "../render/tool-lines.js";
+import { preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import { resumePlan } from "../runtime/resume.js";
 import { openRuntime, type Runtime } from "../runtime/runtime.js";
 import { sessionFailure } from "../runtime/session-ids.js";
 import { LineEditor } from "./line-editor.js";
+import { completePath, MAX_COMPLETIONS_SHOWN } from "./path-complete.js";
 import { ChatScreen } from "./screen.js";
 import { runSlash } from "./slash.js";
 
@@ -29,7 +31,11 @@ interface Key {
 }
 
 const DOUBLE_PRESS_MS = 2000;
-const BUSY_HINT = "Enter steers · Alt+Enter follows up · Ctrl-C aborts";
+const BUSY_HINT = "Enter steers · Tab follows up · Ctrl-C aborts";
+/** What terminals that report Shift+Enter send for it (CSI u and xterm's modifyOtherKeys). */
+const SHIFT_ENTER = new Set(["\u001b[13;2u", "\u001b[27;2;13~"]);
+/** An `@path` word ending at the cursor. */
+const MENTION_AT_CURSOR = /(?:^|\s)@(\S*)$/;
 
 export class ChatApp {
   private runtime!: Runtime;
@@ -92,7 +98,7 @@ export class ChatApp {
     );
     this.print(
       style.dim(
-        "Enter sends · while it works: Enter steers, Alt+Enter queues a follow-up · Ctrl-C aborts, twice exits · /help",
+        "Enter sends · Alt+Enter new line · @path attaches (Tab completes) · while it works: Enter steers, Tab follows up · Ctrl-C aborts · /help",
       ),
     );
     const resumed = runtime.resumed;
@@ -112,12 +118,19 @@ export class ChatApp {
   }
 
   private prompt(text: string, strategy?: RunStrategy): void {
-    this.print(`${this.style.bold(this.style.cyan("›"))} ${text}`);
+    this.print(`${this.style.bold(this.style.cyan("›"))} ${text.replace(/\n/g, "\n  ")}`);
     const agent = this.runtime.agent;
-    this.running = agent.prompt(text, strategy ? { strategy } : {}).then(
-      (result) => this.afterRun(result),
-      (error: unknown) => this.print(this.style.red(`✗ ${errorText(error)}`)),
-    );
+    this.running = preparePrompt(text, { cwd: this.runtime.cwd, model: agent.state.model })
+      .then((prepared) => {
+        for (const warning of prepared.warnings) this.print(this.style.yellow(`warning: ${warning}`));
+        if (prepared.attached.length > 0)
+          this.print(this.style.dim(`attached ${prepared.attached.join(", ")}`));
+        return agent.prompt(prepared.text, { images: prepared.images, ...(strategy ? { strategy } : {}) });
+      })
+      .then(
+        (result) => this.afterRun(result),
+        (error: unknown) => this.print(this.style.red(`✗ ${errorText(error)}`)),
+      );
     void this.running.finally(() => {
       this.running = undefined;
       this.refresh();
@@ -237,8 +250,24 @@ export class ChatApp {
       this.refresh();
       return;
     }
+    if (
+      ((key.name === "return" || key.name === "enter") && (key.meta || key.shift)) ||
+      SHIFT_ENTER.has(key.sequence ?? "")
+    ) {
+      this.editor.insert("\n");
+      this.refresh();
+      return;
+    }
     if (key.name === "return" || key.name === "enter") {
-      this.submit(key.meta === true);
+      this.submit(false);
+      return;
+    }
+    if (key.name === "tab" && !key.shift) {
+      const mention = MENTION_AT_CURSOR.exec(this.editor.buffer.slice(0, this.editor.cursor));
+      if (mention) void this.complete(mention[1]!);
+      else if (this.busy) this.submit(true);
+      else this.editor.insert("  ");
+      this.refresh();
       return;
     }
     this.edit(text, key);
@@ -270,7 +299,6 @@ export class ChatApp {
       end: () => editor.end(),
       up: () => editor.historyUp(),
       down: () => editor.historyDown(),
-      tab: () => editor.insert("  "),
       escape: () => {},
     };
     const action = keys[key.name ?? ""];
@@ -284,7 +312,27 @@ export class ChatApp {
     if (printable) editor.insert(printable);
   }
 
-  private submit(alt: boolean): void {
+  /** Tab on an `@path` word: completes it from the workspace, or lists the choices. */
+  private async complete(word: string): Promise<void> {
+    const before = this.editor.buffer;
+    const { replacement, candidates } = await completePath(word, this.runtime.cwd);
+    if (this.editor.buffer !== before) return; // typed on meanwhile
+    if (candidates.length > 0) {
+      const shown = candidates.slice(0, MAX_COMPLETIONS_SHOWN).join("  ");
+      const more =
+        candidates.length > MAX_COMPLETIONS_SHOWN
+          ? `  … ${candidates.length - MAX_COMPLETIONS_SHOWN} more`
+          : "";
+      this.print(this.style.dim(`${shown}${more}`));
+    }
+    if (replacement !== undefined) {
+      for (let i = 0; i < [...word].length; i++) this.editor.backspace();
+      this.editor.insert(replacement);
+    }
+    this.refresh();
+  }
+
+  private submit(followUp: boolean): void {
     const line = this.editor.take().trim();
     this.refresh();
     if (line === "") return;
@@ -301,7 +349,7 @@ export class ChatApp {
       return;
     }
     const agent = this.runtime.agent;
-    if (alt) {
+    if (followUp) {
       agent.followUp(line);
       this.print(this.style.dim(`queued a follow-up (read when the agent would stop): ${oneLine(line, 80)}`));
     } else {

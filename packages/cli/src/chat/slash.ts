@@ -37,7 +37,9 @@ export const SLASH_HELP = [
   "/tools                 tools and what the permission policy lets them do",
   "/mode MODE             permission mode: ask, accept-edits, read-only, bypass",
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
-  "keys: Enter sends; while the agent works Enter steers and Alt+Enter queues a follow-up; Ctrl-C aborts",
+  "keys: Enter sends; Alt+Enter (or Shift+Enter where the terminal reports it) starts a new line;",
+  "  while the agent works Enter steers (read after the current tool calls) and Tab queues a follow-up",
+  "  (read when it would stop); @path attaches a file, Tab completes it; Ctrl-C aborts, twice exits",
 ];
 
 const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions"]);
