@@ -61,7 +61,7 @@ reports it) starts a new line. While the agent works, Enter sends a steering mes
 the current tool calls) and Tab a follow-up (read when it would stop). @path attaches a file (Tab
 completes the path). Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
 Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
-/rewind [N], /tools, /mode MODE, /help, /exit.
+/clear, /new, /rewind [N], /tools, /mode MODE, /help, /exit; custom commands from .tern/commands/*.md.
 
 ${AGENT_OPTIONS}`,
 

@@ -91,7 +91,7 @@ export class ChatApp {
     this.detach = this.runtime.agent.subscribe(this.renderer.handle);
   }
 
-  private banner(): void {
+  private banner(withResumeNote = true): void {
     const { style, runtime } = this;
     this.print(
       `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${describeSandbox(runtime.sandbox)} · ${runtime.cwd}`)}`,
@@ -101,7 +101,7 @@ export class ChatApp {
         "Enter sends · Alt+Enter new line · @path attaches (Tab completes) · while it works: Enter steers, Tab follows up · Ctrl-C aborts · /help",
       ),
     );
-    const resumed = runtime.resumed;
+    const resumed = withResumeNote ? runtime.resumed : undefined;
     if (resumed) {
       const count = resumed.context.messages.length;
       const plan = resumePlan(runtime.session, resumed.needsContinue);
@@ -155,8 +155,8 @@ export class ChatApp {
       this.print(this.style.red(`✗ could not save the session: ${this.runtime.binding.error.message}`));
   }
 
-  private async switchSession(target: string, how: "resume" | "fork"): Promise<void> {
-    let id = target;
+  private async switchSession(target: string, how: "resume" | "fork" | "new"): Promise<void> {
+    let id: string | undefined = target;
     if (how === "fork") {
       const source = this.runtime.session;
       const entryId = target || undefined;
@@ -173,21 +173,24 @@ export class ChatApp {
       await fork.close();
       id = fork.id;
     }
-    const next = await this.open({
-      ...this.settings,
-      sessionId: id,
-      explicitModel: false,
-      explicitCwd: false,
-    });
+    if (how === "new") id = undefined;
+    const { sessionId: _, ...settings } = this.settings;
+    const next = await this.open(
+      id === undefined
+        ? { ...settings, cwd: this.runtime.cwd }
+        : { ...settings, sessionId: id, explicitModel: false, explicitCwd: false },
+    );
     this.detach?.();
     await this.runtime.close();
     this.runtime = next;
     this.attach();
-    this.print(
-      this.style.dim(
-        how === "fork" ? `forked into session ${id.slice(0, 8)}` : `switched to session ${id.slice(0, 8)}`,
-      ),
-    );
+    const short = next.session.id.slice(0, 8);
+    const done = {
+      fork: `forked into session ${short}`,
+      resume: `switched to session ${short}`,
+      new: `new session ${short}`,
+    };
+    this.print(this.style.dim(done[how]));
     this.banner();
   }
 
@@ -372,6 +375,8 @@ export class ChatApp {
         switchSession: (id, how) => this.switchSession(id, how),
         prompt: (text, strategy) => this.prompt(text, strategy),
         exit: () => void this.exit(0),
+        clearScreen: () => this.io.stdout.write("\u001b[2J\u001b[3J\u001b[H"),
+        banner: () => this.banner(false),
         setInput: (text) => {
           this.editor.clear();
           this.editor.insert(text);

@@ -1,5 +1,5 @@
-// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /rewind /tools /mode
-// /help /exit.
+// Slash commands of `tern chat`: /model /compact /plan /clear /new /sessions /resume /fork /rewind
+// /tools /mode /help /exit.
 import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
@@ -18,7 +18,10 @@ export interface SlashContext {
   busy: boolean;
   print(text: string): void;
   /** Closes the current session and continues in another one. */
-  switchSession(id: string, how: "resume" | "fork"): Promise<void>;
+  switchSession(id: string, how: "resume" | "fork" | "new"): Promise<void>;
+  clearScreen(): void;
+  /** Prints the header again (after a clear). */
+  banner(): void;
   /** Sends a prompt with its own strategy (/plan). */
   prompt(text: string, strategy: RunStrategy): void;
   exit(): void;
@@ -30,6 +33,8 @@ export const SLASH_HELP = [
   "/model [provider/]ID   switch the model (no argument: show it)",
   "/compact [hint]        summarise older messages to free context",
   "/plan TASK             run TASK as a plan: steps in parallel, analysed, replanned if needed",
+  "/clear                 clear the screen and start the conversation afresh (same session, a new branch)",
+  "/new                   start a new session (this one stays saved)",
   "/sessions              sessions of this directory",
   "/resume ID             continue another session",
   "/fork [ENTRY]          branch this session into a new one (at an entry id from tern sessions show)",
@@ -41,6 +46,8 @@ export const SLASH_HELP = [
   "  while the agent works Enter steers (read after the current tool calls) and Tab queues a follow-up",
   "  (read when it would stop); @path attaches a file, Tab completes it; Ctrl-C aborts, twice exits",
 ];
+
+export const CLEAR_ENTRY_TYPE = "clear";
 
 const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions"]);
 
@@ -70,6 +77,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return ctx.prompt(arg, "plan");
     case "/sessions":
       return listSessions(ctx);
+    case "/new":
+      return ctx.switchSession("", "new");
+    case "/clear":
+      return clear(ctx);
     case "/resume":
       if (!arg) return print(style.yellow("usage: /resume ID (see /sessions)"));
       return ctx.switchSession(resolveSessionId(ctx.home, arg), "resume");
@@ -131,6 +142,19 @@ async function compact(hint: string, ctx: SlashContext): Promise<void> {
   if (before.length === 0) return ctx.print(ctx.style.dim("nothing to compact yet"));
   // The agent's compaction events draw the progress line.
   await agent.compact(hint || undefined);
+}
+
+/** Empties the conversation: the leaf goes back to the root, so the old turns stay as a branch. */
+async function clear(ctx: SlashContext): Promise<void> {
+  const { session, agent } = ctx.runtime;
+  const from = session.leafId;
+  session.branch(null);
+  session.appendCustom(CLEAR_ENTRY_TYPE, { fromLeafId: from });
+  await session.flush();
+  agent.replaceMessages([]);
+  ctx.clearScreen();
+  ctx.banner();
+  ctx.print(ctx.style.dim("conversation cleared (the earlier turns stay in the session's history)"));
 }
 
 async function listSessions(ctx: SlashContext): Promise<void> {

@@ -1,0 +1,62 @@
+// Chat commands on a real terminal (tmux): /clear empties the conversation (same session, a new
+// branch), /new starts another session.
+import { afterEach, beforeAll, expect, it } from "vitest";
+import {
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  wireMessages,
+} from "./support/openai-script.js";
+import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
+import { Tmux, tmuxAvailable } from "./support/tmux.js";
+
+beforeAll(ensureBuilt);
+
+const terminalIt = it.skipIf(!tmuxAvailable);
+
+let server: LoopbackServer | undefined;
+let tmux: Tmux | undefined;
+afterEach(async () => {
+  tmux?.kill();
+  await server?.close();
+  server = undefined;
+});
+
+terminalIt("/clear forgets the conversation in the same session; /new opens a new session", async () => {
+  const work = tempDir();
+  server = await startLoopbackServer([textReply("One."), textReply("Two."), textReply("Three.")]);
+  const env = ternEnv({
+    TERN_HOME: tempDir(),
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+  const header = await tmux.waitFor(/tern chat · llamacpp\/test-model · session ([0-9a-f]{8})/);
+  const first = /session ([0-9a-f]{8})/.exec(header)![1]!;
+  tmux.type("say one", "Enter");
+  await tmux.waitFor(/One\./);
+  tmux.type("/clear", "Enter");
+  await tmux.waitFor(/conversation cleared/);
+  // The screen was wiped: the earlier answer is gone from the visible screen.
+  expect(tmux.visible()).not.toMatch(/One\./);
+  tmux.type("say two", "Enter");
+  await tmux.waitFor(/Two\./);
+  const second = wireMessages(server.requests[1]!.body).filter((m) => m.role !== "system");
+  expect(second.map((m) => m.role)).toEqual(["user"]);
+
+  tmux.type("/new", "Enter");
+  const screen = await tmux.waitFor(/new session ([0-9a-f]{8})/);
+  const next = /new session ([0-9a-f]{8})/.exec(screen)![1]!;
+  expect(next).not.toBe(first);
+  tmux.type("say three", "Enter");
+  await tmux.waitFor(/Three\./);
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
+
+  const listed = JSON.parse((await runTern(["sessions", "ls", "--json"], { env, cwd: work })).stdout) as {
+    id: string;
+  }[];
+  expect(listed.map((s) => s.id.slice(0, 8)).sort()).toEqual([first, next].sort());
+});
