@@ -1,10 +1,12 @@
 // Chat commands on a real terminal (tmux): /clear empties the conversation (same session, a new
-// branch), /new starts another session.
+// branch), /new starts another session, and a "no" can carry a reason the model reads.
 import { afterEach, beforeAll, expect, it } from "vitest";
 import {
+  contentText,
   type LoopbackServer,
   startLoopbackServer,
   textReply,
+  toolReply,
   wireMessages,
 } from "./support/openai-script.js";
 import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
@@ -59,4 +61,32 @@ terminalIt("/clear forgets the conversation in the same session; /new opens a ne
     id: string;
   }[];
   expect(listed.map((s) => s.id.slice(0, 8)).sort()).toEqual([first, next].sort());
+});
+
+terminalIt("denies a call with a reason the model reads as the tool result", async () => {
+  server = await startLoopbackServer([
+    toolReply([{ name: "bash", args: { command: "touch made.txt" } }]),
+    textReply("Understood, I will use the write tool."),
+  ]);
+  const env = ternEnv({
+    TERN_HOME: tempDir(),
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+  tmux.type("make a file", "Enter");
+  await tmux.waitFor(/\? Allow bash \$ touch made\.txt\? .*\[t\]ell it why not/);
+  tmux.type("t");
+  await tmux.waitFor(/✎ Why not\?/);
+  tmux.type("use the write tool instead", "Enter");
+  await tmux.waitFor(/Understood, I will use the write tool\./);
+  expect(tmux.capture()).toMatch(/⊘ bash \$ touch made\.txt: no, use the write tool instead/);
+  const told = wireMessages(server.requests[1]!.body).at(-1);
+  expect(told?.role).toBe("tool");
+  expect(contentText(told)).toMatch(/was denied: the user said no: use the write tool instead\./);
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
 });

@@ -117,7 +117,7 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
 
   tmux.type("make three files", "Enter");
   await tmux.waitFor(
-    /\? Allow bash \$ touch one\.txt\? \[y\]es \/ \[n\]o \/ \[a\]lways allow bash\(touch:\*\)/,
+    /\? Allow bash \$ touch one\.txt\? \[y\]es \/ \[n\]o \/ \[t\]ell it why not \/ \[a\]lways allow bash\(touch:\*\)/,
   );
   tmux.type("n");
   await tmux.waitFor(/\? Allow bash \$ touch two\.txt\?/);

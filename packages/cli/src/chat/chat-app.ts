@@ -44,7 +44,14 @@ export class ChatApp {
   private readonly editor = new LineEditor();
   private readonly screen: ChatScreen;
   private running: Promise<void> | undefined;
-  private question: { request: PermissionRequest; resolve: (answer: PermissionAnswer) => void } | undefined;
+  private question:
+    | {
+        request: PermissionRequest;
+        resolve: (answer: PermissionAnswer) => void;
+        /** Set while the person types why not (the model reads it as the tool's result). */
+        reason?: LineEditor;
+      }
+    | undefined;
   private lastCtrlC = 0;
   private finished: ((code: ExitCode) => void) | undefined;
   private exiting = false;
@@ -216,6 +223,10 @@ export class ChatApp {
 
   private answer(key: Key, text: string | undefined): void {
     const question = this.question!;
+    if (question.reason && !(key.ctrl && key.name === "c")) {
+      this.reasonKey(question, key, text);
+      return;
+    }
     const choice = (text ?? "").toLowerCase();
     const always = question.request.suggestedRules.join(", ");
     if (key.ctrl && key.name === "c") {
@@ -232,7 +243,33 @@ export class ChatApp {
     else if (choice === "a") {
       question.resolve({ allow: true, remember: true });
       if (always) this.print(this.style.dim(`allowed from now on: ${always}`));
+    } else if (choice === "t") {
+      question.reason = new LineEditor();
+      this.refresh();
     } else if (choice === "n" || key.name === "escape" || key.name === "return") question.resolve(false);
+  }
+
+  /** Typing the reason of a "no": Enter sends it, Esc goes back to the question. */
+  private reasonKey(question: NonNullable<ChatApp["question"]>, key: Key, text: string | undefined): void {
+    const editor = question.reason!;
+    if (key.name === "escape") question.reason = undefined;
+    else if (key.name === "return" || key.name === "enter") {
+      const reason = editor.buffer.trim();
+      if (reason !== "") {
+        this.print(
+          this.style.yellow(
+            `⊘ ${describeCall(question.request.toolName, question.request.args)}: no, ${oneLine(reason, 100)}`,
+          ),
+        );
+        question.resolve({ allow: false, reason });
+        return;
+      }
+    } else if (key.name === "backspace") editor.backspace();
+    else if (!key.ctrl && !key.meta && text !== undefined) {
+      const printable = [...text].filter((char) => char >= " " && char !== "\u007f").join("");
+      if (printable) editor.insert(printable);
+    }
+    this.refresh();
   }
 
   // ---------------------------------------------------------------- keys
@@ -424,13 +461,19 @@ export class ChatApp {
 
   private refresh(): void {
     if (this.exiting) return;
+    if (this.question?.reason) {
+      const editor = this.question.reason;
+      this.screen.setHint("the model reads this as the tool's result · Enter sends · Esc goes back");
+      this.screen.setInput(`${this.style.yellow("✎")} Why not? `, editor.buffer, editor.cursor);
+      return;
+    }
     if (this.question) {
       const { request } = this.question;
       const always =
         request.suggestedRules.length > 0 ? ` / [a]lways allow ${request.suggestedRules.join(", ")}` : "";
       this.screen.setHint("");
       this.screen.setInput(
-        `${this.style.yellow("?")} Allow ${this.style.bold(describeCall(request.toolName, request.args))}? [y]es / [n]o${always} `,
+        `${this.style.yellow("?")} Allow ${this.style.bold(describeCall(request.toolName, request.args))}? [y]es / [n]o / [t]ell it why not${always} `,
         "",
         0,
       );
