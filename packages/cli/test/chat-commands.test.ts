@@ -1,5 +1,7 @@
 // Chat commands on a real terminal (tmux): /clear empties the conversation (same session, a new
 // branch), /new starts another session, and a "no" can carry a reason the model reads.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import {
   contentText,
@@ -90,3 +92,41 @@ terminalIt("denies a call with a reason the model reads as the tool result", asy
   tmux.type("/exit", "Enter");
   expect(await tmux.exitCode()).toBe(0);
 });
+
+terminalIt(
+  "custom commands from .tern/commands and $TERN_HOME/commands, with arguments, listed in /help",
+  async () => {
+    const home = tempDir();
+    const work = tempDir();
+    mkdirSync(join(work, ".tern", "commands"), { recursive: true });
+    mkdirSync(join(home, "commands"));
+    writeFileSync(
+      join(work, ".tern", "commands", "review.md"),
+      "# Review one file\nReview $1 and look for: $ARGUMENTS\n",
+    );
+    writeFileSync(join(home, "commands", "greet.md"), "Say hello to $1.\n");
+    writeFileSync(join(home, "commands", "help.md"), "shadowing a built-in\n");
+    server = await startLoopbackServer([textReply("Reviewed."), textReply("Hello, Ada.")]);
+    const env = ternEnv({
+      TERN_HOME: home,
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    tmux = new Tmux(tempDir());
+    tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+    await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+    tmux.type("/help", "Enter");
+    await tmux.waitFor(/\/greet +Say hello to \$1\.\n\/review +Review one file/);
+    expect(tmux.capture()).toMatch(/warning: .*help\.md: \/help is a built-in command; skipped/);
+    tmux.type("/review src/a.ts races", "Enter");
+    await tmux.waitFor(/Reviewed\./);
+    const first = wireMessages(server.requests[0]!.body).find((m) => m.role === "user");
+    expect(contentText(first)).toBe("# Review one file\nReview src/a.ts and look for: src/a.ts races");
+    tmux.type("/greet Ada", "Enter");
+    await tmux.waitFor(/Hello, Ada\./);
+    expect(contentText(wireMessages(server.requests[1]!.body).at(-1))).toBe("Say hello to Ada.");
+    tmux.type("/exit", "Enter");
+    expect(await tmux.exitCode()).toBe(0);
+  },
+);

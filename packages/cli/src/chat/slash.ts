@@ -7,6 +7,7 @@ import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveSessionId } from "../runtime/session-ids.js";
+import { expandCommand, loadCustomCommands } from "./custom-commands.js";
 import { rewindCommand } from "./rewind-command.js";
 
 export interface SlashContext {
@@ -22,8 +23,8 @@ export interface SlashContext {
   clearScreen(): void;
   /** Prints the header again (after a clear). */
   banner(): void;
-  /** Sends a prompt with its own strategy (/plan). */
-  prompt(text: string, strategy: RunStrategy): void;
+  /** Sends a prompt, with its own strategy for /plan. */
+  prompt(text: string, strategy?: RunStrategy): void;
   exit(): void;
   /** Puts text in the input line for the person to edit and send. */
   setInput(text: string): void;
@@ -62,8 +63,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
   }
   switch (name) {
     case "/help":
-      for (const text of SLASH_HELP) print(style.dim(text));
-      return;
+      return help(ctx);
     case "/exit":
     case "/quit":
       ctx.exit();
@@ -97,9 +97,35 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
         );
       ctx.runtime.permissions.setMode(arg as PermissionMode);
       return print(style.dim(`permission mode → ${arg}`));
-    default:
+    default: {
+      const custom = customCommands(ctx).commands.get(name.slice(1));
+      if (custom) return ctx.prompt(expandCommand(custom, arg));
       print(style.yellow(`unknown command ${name}; /help lists them`));
+    }
   }
+}
+
+/** Every built-in command name (a custom command cannot take one). */
+const BUILT_IN = new Set(
+  SLASH_HELP.filter((line) => line.startsWith("/"))
+    .map((line) => line.split(/\s/)[0]!)
+    .concat(["/quit", "/help"]),
+);
+
+function customCommands(ctx: SlashContext) {
+  return loadCustomCommands(ctx.runtime.cwd, ctx.home, BUILT_IN);
+}
+
+function help(ctx: SlashContext): void {
+  const { style, print } = ctx;
+  for (const text of SLASH_HELP) print(style.dim(text));
+  const { commands, warnings } = customCommands(ctx);
+  if (commands.size > 0) {
+    print(style.dim("custom commands (.tern/commands/*.md, $TERN_HOME/commands/*.md; $ARGUMENTS, $1…$9):"));
+    for (const command of commands.values())
+      print(style.dim(`/${padEnd(command.name, 22)}${oneLine(command.description, 70)}`));
+  }
+  for (const warning of warnings) print(style.yellow(`warning: ${warning}`));
 }
 
 async function switchModel(arg: string, ctx: SlashContext): Promise<void> {
