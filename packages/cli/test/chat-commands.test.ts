@@ -130,3 +130,29 @@ terminalIt(
     expect(await tmux.exitCode()).toBe(0);
   },
 );
+
+terminalIt("draws Markdown answers on the terminal; a pipe gets the text as written", async () => {
+  const answer = "# Plan\n\nDo **this** first, then `that`.\n\n- one\n- two\n\n```\nkeep *this* as is\n```\n";
+  server = await startLoopbackServer([textReply(answer), textReply(answer), textReply(answer)]);
+  const env = ternEnv({
+    TERN_HOME: tempDir(),
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+  tmux.type("plan it", "Enter");
+  const screen = await tmux.waitFor(/✔ done/);
+  expect(screen).toMatch(/Do this first, then that\./);
+  expect(screen).toMatch(/ {2}\* one\n {2}\* two/);
+  expect(screen).toMatch(/keep \*this\* as is/);
+  expect(screen).not.toMatch(/\*\*this\*\*/);
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
+
+  const piped = await runTern(["run", "plan it"], { env, cwd: tempDir() });
+  expect(piped.code, piped.stderr).toBe(0);
+  expect(piped.stdout).toContain("Do **this** first, then `that`.");
+});

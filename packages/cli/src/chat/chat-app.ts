@@ -9,6 +9,7 @@ import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
+import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { describeCall } from "../render/tool-lines.js";
@@ -63,7 +64,7 @@ export class ChatApp {
     private readonly style: Style,
   ) {
     this.screen = new ChatScreen(io.stdout, style);
-    this.renderer = new ProgressRenderer(this.screen, { style, liveText: true });
+    this.renderer = this.newRenderer();
   }
 
   async start(): Promise<ExitCode> {
@@ -94,8 +95,13 @@ export class ChatApp {
   }
 
   private attach(): void {
-    this.renderer = new ProgressRenderer(this.screen, { style: this.style, liveText: true });
+    this.renderer = this.newRenderer();
     this.detach = this.runtime.agent.subscribe(this.renderer.handle);
+  }
+
+  private newRenderer(): ProgressRenderer {
+    const markdown = terminalMarkdown(this.style.enabled, this.io.stdout.columns ?? 80);
+    return new ProgressRenderer(this.screen, { style: this.style, liveText: true, markdown });
   }
 
   private banner(withResumeNote = true): void {

@@ -8,9 +8,10 @@ import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
 import { plural } from "../render/format.js";
 import { eventJson } from "../render/json-events.js";
+import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
-import type { Style } from "../render/style.js";
+import { colorEnabled, type Style } from "../render/style.js";
 import { answerProblem, explainFailure } from "./failure.js";
 import type { Runtime } from "./runtime.js";
 
@@ -45,7 +46,15 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       io.stdout.write(`${eventJson(event, session.id)}\n`);
     });
   } else {
-    renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
+    const tty = io.stdout.isTTY === true;
+    renderer = new ProgressRenderer(surface, {
+      style,
+      liveText: tty,
+      // Markdown is drawn only for a person at a terminal; a pipe gets the model's text as written.
+      ...(tty
+        ? { markdown: terminalMarkdown(colorEnabled(io.stdout, io.env), io.stdout.columns ?? 80) }
+        : {}),
+    });
     agent.subscribe(renderer.handle);
     const parts = [
       options.modelNote ?? modelLabel(runtime.model),
