@@ -1,6 +1,6 @@
 // Chat commands on a real terminal (tmux): /clear empties the conversation (same session, a new
 // branch), /new starts another session, and a "no" can carry a reason the model reads.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import {
@@ -156,3 +156,45 @@ terminalIt("draws Markdown answers on the terminal; a pipe gets the text as writ
   expect(piped.code, piped.stderr).toBe(0);
   expect(piped.stdout).toContain("Do **this** first, then `that`.");
 });
+
+terminalIt(
+  "[s]ave keeps an always-allow rule in the project's .tern/config.json, which later runs use and name",
+  async () => {
+    const work = tempDir();
+    mkdirSync(join(work, ".tern"));
+    writeFileSync(join(work, ".tern", "config.json"), `${JSON.stringify({ note: "kept" })}\n`);
+    server = await startLoopbackServer([
+      toolReply([{ name: "bash", args: { command: "touch one.txt" } }]),
+      textReply("Made one."),
+      toolReply([{ name: "bash", args: { command: "touch two.txt" } }]),
+      textReply("Made two."),
+      textReply("Made two, checked."),
+    ]);
+    const env = ternEnv({
+      TERN_HOME: tempDir(),
+      TERN_PROVIDER: "llamacpp",
+      TERN_MODEL: "test-model",
+      TERN_BASE_URL: `${server.baseUrl}/v1`,
+    });
+    tmux = new Tmux(tempDir());
+    tmux.start([process.execPath, TERN_JS, "chat", "--sandbox", "off"], env, work);
+    await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+    tmux.type("make one", "Enter");
+    await tmux.waitFor(/\[a\]lways allow bash\(touch:\*\) \/ \[s\]ave that for the project/);
+    tmux.type("s");
+    await tmux.waitFor(/Made one\./);
+    expect(tmux.capture()).toMatch(/allowed from now on, saved in .*\.tern\/config\.json: bash\(touch:\*\)/);
+    expect(JSON.parse(readFileSync(join(work, ".tern", "config.json"), "utf8"))).toEqual({
+      note: "kept",
+      allow: ["bash(touch:*)"],
+    });
+    tmux.type("/exit", "Enter");
+    expect(await tmux.exitCode()).toBe(0);
+
+    // A later run without a terminal to ask: the project's rule lets the command run, and is named.
+    const run = await runTern(["run", "--sandbox", "off", "make two"], { env, cwd: work });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/permission rules from .*\.tern\/config\.json: allow bash\(touch:\*\)/);
+    expect(existsSync(join(work, "two.txt"))).toBe(true);
+  },
+);

@@ -7,6 +7,7 @@ import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
+import { saveProjectAllow } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
 import { terminalMarkdown } from "../render/markdown.js";
@@ -249,6 +250,16 @@ export class ChatApp {
     else if (choice === "a") {
       question.resolve({ allow: true, remember: true });
       if (always) this.print(this.style.dim(`allowed from now on: ${always}`));
+    } else if (choice === "s" && always) {
+      question.resolve({ allow: true, remember: true });
+      try {
+        const file = saveProjectAllow(this.runtime.cwd, question.request.suggestedRules);
+        this.print(this.style.dim(`allowed from now on, saved in ${file}: ${always}`));
+      } catch (error) {
+        this.print(
+          this.style.red(`✗ could not save the rule: ${errorText(error)} (allowed for this session only)`),
+        );
+      }
     } else if (choice === "t") {
       question.reason = new LineEditor();
       this.refresh();
@@ -476,7 +487,9 @@ export class ChatApp {
     if (this.question) {
       const { request } = this.question;
       const always =
-        request.suggestedRules.length > 0 ? ` / [a]lways allow ${request.suggestedRules.join(", ")}` : "";
+        request.suggestedRules.length > 0
+          ? ` / [a]lways allow ${request.suggestedRules.join(", ")} / [s]ave that for the project`
+          : "";
       this.screen.setHint("");
       this.screen.setInput(
         `${this.style.yellow("?")} Allow ${this.style.bold(describeCall(request.toolName, request.args))}? [y]es / [n]o / [t]ell it why not${always} `,

@@ -26,6 +26,7 @@ import {
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
+import { loadProjectRules, PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
@@ -136,9 +137,20 @@ function build(
     registry: parts.registry,
     ...(options.react ? { react: options.react } : {}),
   });
+  const project = loadProjectRules(cwd);
+  for (const warning of project.warnings) options.warn(warning);
+  const fromProject = [
+    ...project.allow.map((rule) => `allow ${rule}`),
+    ...project.deny.map((rule) => `deny ${rule}`),
+  ];
+  // Said every time: a cloned repository's file must not allow commands unnoticed.
+  if (fromProject.length > 0)
+    options.warn(`permission rules from ${project.path}: ${fromProject.join(", ")}`);
   const hooks = new HookRegistry();
   const { policy } = installPermissions(hooks, {
     ...permissions,
+    allow: [...(permissions.allow ?? []), ...project.allow],
+    deny: [...(permissions.deny ?? []), ...project.deny, ...PROTECT_PROJECT_CONFIG],
     tools,
     ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
   });
