@@ -14,11 +14,12 @@ import {
   planRewind,
 } from "../src/index.js";
 import { tempDir, workspace } from "./support.js";
+import { SANDBOX_SKIP_REASON } from "./support-sandbox.js";
 
 const BINARY = Buffer.from([0, 1, 2, 255, 254, 0, 13, 10, 128]);
 
-async function setup(tree: Record<string, string | Buffer>) {
-  const ws = await workspace(tree, { sandbox: { profile: "off" } });
+async function setup(tree: Record<string, string | Buffer>, sandboxed = false) {
+  const ws = await workspace(tree, { sandbox: { profile: sandboxed ? "sandbox" : "off" } });
   const store = new CheckpointStore(path.join(await tempDir("tern-ckpt-"), "session-1"));
   const hooks = new HookRegistry();
   let turn = "t1";
@@ -93,6 +94,32 @@ describe("checkpoints and rewind", () => {
     expect(again.restore).toEqual([]);
     expect(again.conflicts).toEqual([]);
   });
+
+  it.skipIf(SANDBOX_SKIP_REASON !== undefined)(
+    "tracks what a sandboxed bash command changes in the workspace",
+    async () => {
+      const { store, runTurn, read, exists } = await setup(
+        { "keep.txt": "before\n", "drop.bin": BINARY },
+        true,
+      );
+      await runTurn("t1", [
+        {
+          content: [
+            fauxToolCall(
+              "bash",
+              { command: "echo after > keep.txt && rm drop.bin && printf new > made.txt" },
+              "b1",
+            ),
+          ],
+        },
+      ]);
+      expect((await read("keep.txt")).toString()).toBe("after\n");
+      await applyRewind(store, await planRewind(store, ["t1"]));
+      expect((await read("keep.txt")).toString()).toBe("before\n");
+      expect(await read("drop.bin")).toEqual(BINARY);
+      expect(await exists("made.txt")).toBe(false);
+    },
+  );
 
   it("refuses a file changed outside tern since, unless forced", async () => {
     const { ws, store, runTurn, read } = await setup({ "a.txt": "one\n", "b.txt": "bee\n" });
