@@ -61,6 +61,17 @@ describe("attachments", () => {
     expect(result.stderr).toContain("@blob.bin was not attached: blob.bin is a binary file");
   });
 
+  it("piped `tern chat` lines attach @path too", async () => {
+    const { work, env } = setup();
+    server = await startLoopbackServer([textReply("Tuesday.")]);
+    const result = await runTern(["chat"], { env: env(server), cwd: work, input: "when? @notes.txt\n" });
+    expect(result.code, result.stderr).toBe(0);
+    const sent = wireMessages(server.requests[0]!.body).find((m) => m.role === "user")!;
+    expect(sent.content).toBe(
+      'when? @notes.txt\n\n<file path="notes.txt">\nthe launch is on Tuesday\n</file>',
+    );
+  });
+
   it("--image and @image.png reach a vision model as image parts", async () => {
     const { work, env } = setup({
       models: [{ provider: "llamacpp", id: "eyes", abilities: { images: true } }],
