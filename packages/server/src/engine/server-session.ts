@@ -104,7 +104,13 @@ export class ServerSession {
     };
     const hooks = new HookRegistry();
     registerClientHooks(hooks, this.ctx);
-    const setup: AgentSetup = { sessionId: this.session.id, cwd: this.cwd, model: init.model, hooks };
+    const setup: AgentSetup = {
+      sessionId: this.session.id,
+      session: this.session,
+      cwd: this.cwd,
+      model: init.model,
+      hooks,
+    };
     if (init.systemMessage) setup.systemMessage = init.systemMessage;
     const { tools = [], systemPrompt, permissions, ...options } = init.configureAgent?.(setup) ?? {};
     this.serverTools = tools;
