@@ -7,7 +7,13 @@ export {
   promptWithAttachments,
   readAttachment,
 } from "./attachments.js";
-export { applyRewind, planRewind, type RewindFile, type RewindPlan } from "./checkpoints/rewind.js";
+export {
+  applyRewind,
+  planRewind,
+  type RewindFile,
+  type RewindPlan,
+  type RewindResult,
+} from "./checkpoints/rewind.js";
 export {
   type CheckpointRecord,
   CheckpointStore,

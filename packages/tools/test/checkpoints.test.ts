@@ -1,7 +1,7 @@
 // Checkpoints and rewind in real agent runs: the faux model asks for write, edit and bash calls on
 // a real workspace; the checkpoint hooks snapshot; planRewind/applyRewind put the files back.
 
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentLoop, HookRegistry } from "@tern/agent";
 import { createFaux, type FauxReply, fauxToolCall } from "@tern/ai";
@@ -152,6 +152,30 @@ describe("checkpoints and rewind", () => {
     expect(plan.unrestorable).toHaveLength(1);
     expect(plan.unrestorable[0]!.why).toMatch(/larger than the 10 MiB snapshot limit/);
     expect((await read("big.txt")).toString()).toBe("small");
+  });
+
+  it("reports a path it cannot restore and restores the others", async () => {
+    const { ws, store, runTurn, read, exists } = await setup({ "a.txt": "one\n" });
+    await runTurn("t1", [
+      {
+        content: [
+          fauxToolCall("write", { path: "a.txt", content: "two\n" }, "w1"),
+          fauxToolCall("write", { path: "new.txt", content: "x" }, "w2"),
+        ],
+      },
+    ]);
+    // Someone replaced the new file by a directory.
+    await rm(path.join(ws.root, "new.txt"));
+    await mkdir(path.join(ws.root, "new.txt"));
+    await writeFile(path.join(ws.root, "new.txt", "inside"), "keep");
+    const plan = await planRewind(store, ["t1"]);
+    expect(plan.conflicts.map((f) => path.basename(f.path))).toEqual(["new.txt"]);
+    const result = await applyRewind(store, plan, true);
+    expect(result.restored.map((p) => path.basename(p))).toEqual(["a.txt"]);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0]!.path).toBe(path.join(ws.root, "new.txt"));
+    expect((await read("a.txt")).toString()).toBe("one\n");
+    expect(await exists("new.txt/inside")).toBe(true);
   });
 
   it("skips a torn log line instead of failing", async () => {

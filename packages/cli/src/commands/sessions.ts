@@ -274,7 +274,7 @@ async function rewind(argv: string[], io: Io): Promise<ExitCode> {
     const outcome = await rewindSession(session, home, { to, what, force });
     const style = createStyle(colorEnabled(io.stdout, io.env));
     for (const line of rewindLines(outcome, session.header.cwd, style)) io.stdout.write(`${line}\n`);
-    return outcome.refused ? 1 : 0;
+    return outcome.refused || outcome.failed.length > 0 ? 1 : 0;
   } finally {
     await session.close();
   }

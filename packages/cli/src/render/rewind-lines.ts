@@ -28,6 +28,8 @@ export function rewindLines(outcome: RewindOutcome, cwd: string, style: Style): 
         ? `code: nothing to restore since before ${turn}`
         : `code: restored ${done.length} file${done.length === 1 ? "" : "s"} to before ${turn}: ${done.map((f) => describe(f, rel)).join(", ")}`,
     );
+    for (const file of outcome.failed)
+      lines.push(style.red(`  ✗ could not restore ${rel(file.path)}: ${file.error}`));
     for (const file of plan.unrestorable)
       lines.push(style.yellow(`  not restored: ${rel(file.path)}: ${file.why}`));
     for (const note of new Set(plan.untracked)) lines.push(style.yellow(`  not tracked: ${note}`));

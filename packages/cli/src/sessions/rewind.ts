@@ -51,6 +51,8 @@ export interface RewindOutcome {
   plan?: RewindPlan;
   /** Files written or deleted. */
   restored: string[];
+  /** Files that could not be put back, with why. */
+  failed: { path: string; error: string }[];
   /** Set when the code part refused (conflicts and no force): nothing was changed. */
   refused: boolean;
   conversation: boolean;
@@ -63,7 +65,7 @@ export async function rewindSession(
   options: { to: Turn; what: RewindWhat; force: boolean },
 ): Promise<RewindOutcome> {
   const { to, what, force } = options;
-  const outcome: RewindOutcome = { turn: to, restored: [], refused: false, conversation: false };
+  const outcome: RewindOutcome = { turn: to, restored: [], failed: [], refused: false, conversation: false };
   if (what !== "conversation") {
     const store = checkpointStore(home, session);
     const undo = turnsOf(session)
@@ -75,7 +77,9 @@ export async function rewindSession(
       outcome.refused = true;
       return outcome;
     }
-    outcome.restored = await applyRewind(store, plan, force);
+    const applied = await applyRewind(store, plan, force);
+    outcome.restored = applied.restored;
+    outcome.failed = applied.failed;
   }
   if (what !== "code") {
     const message = session.getEntry(to.entryId)!;

@@ -69,20 +69,32 @@ export async function planRewind(store: CheckpointStore, turns: Iterable<string>
   return plan;
 }
 
-/** Writes the plan's restorations (and its conflicts too when `force`); returns the paths written. */
+export interface RewindResult {
+  /** Paths written or deleted. */
+  restored: string[];
+  /** Paths that could not be written (a directory in the way, no permission), with why. */
+  failed: { path: string; error: string }[];
+}
+
+/** Writes the plan's restorations (and its conflicts too when `force`). One failed path does not stop the rest. */
 export async function applyRewind(
   store: CheckpointStore,
   plan: RewindPlan,
   force = false,
-): Promise<string[]> {
+): Promise<RewindResult> {
   const files = force ? [...plan.restore, ...plan.conflicts] : plan.restore;
-  const done: string[] = [];
+  const result: RewindResult = { restored: [], failed: [] };
   for (const file of files) {
-    await restoreOne(store, file.path, file.target);
+    try {
+      await restoreOne(store, file.path, file.target);
+    } catch (error) {
+      result.failed.push({ path: file.path, error: (error as Error).message });
+      continue;
+    }
     await store.append({ type: "restored", path: file.path, state: file.target });
-    done.push(file.path);
+    result.restored.push(file.path);
   }
-  return done;
+  return result;
 }
 
 async function restoreOne(store: CheckpointStore, file: string, target: FileState): Promise<void> {
