@@ -2,6 +2,7 @@
 // permission questions in the input line, Ctrl-C handling and the slash commands.
 import { emitKeypressEvents } from "node:readline";
 import type { AgentRunResult, RunStrategy } from "@tern/agent";
+import type { UserMessage } from "@tern/ai";
 import { describeSandbox, type PermissionAnswer, type PermissionRequest } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
@@ -14,7 +15,7 @@ import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { describeCall } from "../render/tool-lines.js";
-import { preparePrompt } from "../runtime/attach.js";
+import { mentionsIn, preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import { resumePlan } from "../runtime/resume.js";
 import { openRuntime, type Runtime } from "../runtime/runtime.js";
@@ -405,12 +406,35 @@ export class ChatApp {
       this.prompt(line);
       return;
     }
+    void this.queue(line, followUp);
+  }
+
+  /** A message sent while the agent works: its `@path` files attached, then steering or a follow-up. */
+  private async queue(line: string, followUp: boolean): Promise<void> {
     const agent = this.runtime.agent;
+    let message: string | UserMessage = line;
+    if (mentionsIn(line).length > 0) {
+      try {
+        const prepared = await preparePrompt(line, { cwd: this.runtime.cwd, model: agent.state.model });
+        for (const warning of prepared.warnings) this.print(this.style.yellow(`warning: ${warning}`));
+        message =
+          prepared.images.length === 0
+            ? prepared.text
+            : {
+                role: "user",
+                content: [{ type: "text", text: prepared.text }, ...prepared.images],
+                timestamp: Date.now(),
+              };
+      } catch (error) {
+        this.print(this.style.red(`✗ ${errorText(error)}`));
+        return;
+      }
+    }
     if (followUp) {
-      agent.followUp(line);
+      agent.followUp(message);
       this.print(this.style.dim(`queued a follow-up (read when the agent would stop): ${oneLine(line, 80)}`));
     } else {
-      agent.steer(line);
+      agent.steer(message);
       this.print(this.style.dim(`queued steering (read after the current tool calls): ${oneLine(line, 80)}`));
     }
   }
