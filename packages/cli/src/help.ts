@@ -45,7 +45,7 @@ export const HELP: Record<string, string> = {
 Usage:
   tern run [PROMPT]            one task, answer on stdout, progress on stderr (prompt or stdin)
   tern chat                    interactive session
-  tern sessions ls|show|resume|fork|export
+  tern sessions ls|show|resume|fork|rewind|export
   tern models                  models tern knows (built-in and from your config)
   tern usage                   tokens and cost of the recorded sessions (--since, --by, --json)
   tern hooks [approve]         command hooks from config.json and .tern/config.json; approve the project's
@@ -63,17 +63,21 @@ TERN_HOME (default ~/.tern: sessions, config.json), NO_COLOR.`,
 Runs one task. The prompt comes from the argument or, when there is none, from stdin.
 The answer goes to stdout; turns, tool calls, compactions, tokens and cost go to stderr.
   --json                   every event as one JSON line on stdout instead (nothing on stderr but errors)
+  --image FILE             attach a PNG, JPEG, GIF or WebP image (repeatable; models with vision only)
+@path in the prompt attaches that file (text inlined with its path, up to 100 kB; an image as an
+image); a path that is not a readable file stays text, with a warning.
 Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted (Ctrl-C; the session is saved).
 
 ${AGENT_OPTIONS}`,
 
   chat: `Usage: tern chat [options]
 
-Interactive. When idle, Enter sends a prompt. While the agent works, Enter sends a steering
-message (read after the current tool calls) and Alt+Enter a follow-up (read when it would stop).
-Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
+Interactive. When idle, Enter sends a prompt; Alt+Enter (or Shift+Enter, where the terminal
+reports it) starts a new line. While the agent works, Enter sends a steering message (read after
+the current tool calls) and Tab a follow-up (read when it would stop). @path attaches a file (Tab
+completes the path). Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
 Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
-/tools, /mcp [retry NAME], /mode MODE, /help, /exit.
+/clear, /new, /rewind [N], /tools, /mcp [retry NAME], /context, /mode MODE, /help, /exit; custom commands from .tern/commands/*.md.
 
 ${AGENT_OPTIONS}`,
 
@@ -82,6 +86,10 @@ ${AGENT_OPTIONS}`,
   tern sessions show ID                    the conversation, with entry ids for fork
   tern sessions resume ID                  continue an interrupted run (or chat on a terminal)
   tern sessions fork ID [ENTRY]            a new session with the path up to ENTRY (default: the end)
+  tern sessions rewind ID [--to N] [--code|--conversation|--both] [--force]
+                                           undo turns N.. (default: the last): files tern changed
+                                           (write, edit, bash in the workspace) and/or the conversation;
+                                           refuses files changed outside tern since, unless --force
   tern sessions export ID --format jsonl|md [--output FILE]
   tern sessions export ID --cassette [--output FILE]   the cassette it was recorded with
 

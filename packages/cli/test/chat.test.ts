@@ -26,7 +26,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow tool runs", async () => {
+terminalIt("steers with Enter and queues a follow-up with Tab while a slow tool runs", async () => {
   const home = tempDir();
   const work = tempDir();
   server = await startLoopbackServer([
@@ -53,7 +53,7 @@ terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow
   tmux.type("run the slow step", "Enter");
   await tmux.waitFor(/▸ bash \$ sleep 2 && echo slow-step-done/);
   tmux.type("use the short path", "Enter");
-  tmux.type("then summarize", "M-Enter");
+  tmux.type("then summarize", "Tab");
   const screen = await tmux.waitFor(/Follow-up answered: here is the summary\./);
 
   // What the person saw, in order.
@@ -62,7 +62,7 @@ terminalIt("steers with Enter and queues a follow-up with Alt+Enter while a slow
     /Running the slow step\./,
     /queued steering .*: use the short path/,
     /queued a follow-up .*: then summarize/,
-    /✓ exit 0 · 1 line/,
+    /✓ bash · exit 0 · 1 line/,
     // Steering reaches the model as one pinned interrupt message (the agent's interrupt policy).
     /↪ interrupt: \[USER INTERRUPT\] The user sent a message while you were working: use the short path/,
     /Steering received: taking the short path\./,
@@ -117,14 +117,14 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
 
   tmux.type("make three files", "Enter");
   await tmux.waitFor(
-    /\? Allow bash \$ touch one\.txt\? \[y\]es \/ \[n\]o \/ \[a\]lways allow bash\(touch:\*\)/,
+    /\? Allow bash \$ touch one\.txt\? \[y\]es \/ \[n\]o \/ \[t\]ell it why not \/ \[a\]lways allow bash\(touch:\*\)/,
   );
   tmux.type("n");
   await tmux.waitFor(/\? Allow bash \$ touch two\.txt\?/);
   tmux.type("a");
   await tmux.waitFor(/✔ done/);
   const screen = tmux.capture();
-  expect(screen).toMatch(/⊘ denied: the user said no/);
+  expect(screen).toMatch(/⊘ bash · denied: the user said no/);
   expect(screen).toMatch(/allowed from now on: bash\(touch:\*\)/);
   // The third call ran without a question: "always" added the rule.
   expect(screen).not.toMatch(/Allow bash \$ touch three\.txt/);

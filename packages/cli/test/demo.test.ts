@@ -19,11 +19,11 @@ it("tern demo fixes the example project with a scripted model, and the session c
   expect(err).toMatch(/▸ read src\/stats\.js\n▸ read test\/stats\.test\.js\n/);
   // The failing test, the denied command, the edit, the green rerun, in this order.
   const order = [
-    /▸ bash \$ node --test\n {2}✗ exit 1/,
-    /▸ bash \$ rm -rf node_modules && npm install\n {2}⊘ denied: the permission rule "bash\(rm -rf:\*\)" denies it/,
-    /▸ edit src\/stats\.js\n {2}✓ \+1 -1 lines/,
+    /▸ bash \$ node --test\n {2}✗ bash · exit 1/,
+    /▸ bash \$ rm -rf node_modules && npm install\n {2}⊘ bash · denied: the permission rule "bash\(rm -rf:\*\)" denies it/,
+    /▸ edit src\/stats\.js\n {2}✓ edit · \+1 -1 lines/,
     /-\s+for \(let i = 1;/,
-    /▸ bash \$ node --test\n {2}✓ exit 0/,
+    /▸ bash \$ node --test\n {2}✓ bash · exit 0/,
     /The demo ended green/,
     /tern sessions show [0-9a-f]{8}/,
     /OPENAI_API_KEY[\s\S]*ANTHROPIC_API_KEY[\s\S]*ollama[\s\S]*llama/i,

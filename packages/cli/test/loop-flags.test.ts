@@ -50,7 +50,7 @@ describe("loop options", () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("The note says hi.\n");
-    expect(result.stderr).toMatch(/▸ read note\.txt\n {2}✓ 1 line of 1/);
+    expect(result.stderr).toMatch(/▸ read note\.txt\n {2}✓ read · 1 line of 1/);
     const first = server.requests[0]!.body as { tools?: unknown };
     expect(first.tools).toBeUndefined();
     expect(contentText(wireMessages(first)[0])).toMatch(/# How to reply[\s\S]*## read/);

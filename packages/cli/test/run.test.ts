@@ -102,7 +102,9 @@ describe("tern run", () => {
     expect(result.stderr).toMatch(/“Reading both files\.”/);
     expect(result.stderr).toMatch(/▸ read src\/a\.txt/);
     expect(result.stderr).toMatch(/▸ read src\/b\.txt/);
-    expect(result.stderr).toMatch(/▸ bash \$ cat src\/a\.txt src\/b\.txt \| wc -l\n {2}✓ exit 0 · 1 line/);
+    expect(result.stderr).toMatch(
+      /▸ bash \$ cat src\/a\.txt src\/b\.txt \| wc -l\n {2}✓ bash · exit 0 · 1 line/,
+    );
     expect(result.stderr).toMatch(/-alpha\n.*\+ALPHA/s);
     expect(result.stderr).toMatch(/“Done\.”\n↪ completion-check: \[COMPLETION CHECK\]/);
     expect(result.stderr).toMatch(/✔ done · 5 turns/);
@@ -121,7 +123,7 @@ describe("tern run", () => {
     ]);
     const result = await runTern(["run", "make a file"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/⊘ denied: bash needs the user's permission/);
+    expect(result.stderr).toMatch(/⊘ bash · denied: bash needs the user's permission/);
     const told = wireMessages(server.requests[1]!.body).find((m) => m.role === "tool");
     expect(contentText(told)).toMatch(/without a terminal to ask, so it was denied/);
     expect(contentText(told)).toMatch(/--allow-tool or --mode/);
@@ -142,6 +144,8 @@ describe("tern run", () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr.match(/✓ /g)).toHaveLength(12);
+    // Every result line names its tool, the last of the batch too (it sits right under its call).
+    expect(result.stderr.match(/✓ (bash \$ echo \d+|read a\.txt|bash|read) · /g)).toHaveLength(12);
     expect(result.stderr).not.toMatch(/MaxListenersExceededWarning|memory leak/);
   });
 });

@@ -9,7 +9,7 @@ import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/cop
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { type Frame, JSON_TYPE, sseReader, startServe } from "./support/serve.js";
-import { tempDir } from "./support/tern.js";
+import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
 
@@ -283,5 +283,30 @@ describe("over JSON-RPC with the official Copilot SDK", () => {
     } finally {
       await client.stop();
     }
+  });
+});
+
+describe("checkpoints of served sessions", () => {
+  it("snapshots a served session's edits, so tern sessions rewind puts them back", async () => {
+    const { base, work, home, proc } = await served(["--mode", "accept-edits"]);
+    writeFileSync(join(work, "plan.txt"), "original\n");
+    const id = await newSession(base);
+    model.push(
+      { toolCalls: [{ id: "c1", name: "write", args: { path: "plan.txt", content: "rewritten\n" } }] },
+      { text: "Rewrote it." },
+    );
+    const frames = await sseReader(
+      await post(base, `/api/sessions/${id}/messages`, { content: "rewrite" }),
+    ).all();
+    expect(frames.at(-1)).toMatchObject({ data: { answer: "Rewrote it." } });
+    expect(readFileSync(join(work, "plan.txt"), "utf8")).toBe("rewritten\n");
+    proc.child.kill();
+    await proc.done;
+    const rewound = await runTern(["sessions", "rewind", id, "--code"], {
+      env: ternEnv({ TERN_HOME: home }),
+    });
+    expect(rewound.code, rewound.stdout + rewound.stderr).toBe(0);
+    expect(rewound.stdout).toContain('code: restored 1 file to before turn 1 ("rewrite"): plan.txt');
+    expect(readFileSync(join(work, "plan.txt"), "utf8")).toBe("original\n");
   });
 });

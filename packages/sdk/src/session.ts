@@ -68,6 +68,7 @@ export class TernSession {
       sessionId: this.sessionId,
       prompt: options.prompt,
       ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.attachments ? { attachments: options.attachments } : {}),
     });
     return result.messageId;
   }

@@ -134,8 +134,19 @@ export interface ResumeConfig extends SessionConfig {
   continuePendingWork?: boolean;
 }
 
+/** A file sent with a message (the server reads it; it must be inside the session's workspace). */
+export interface Attachment {
+  type: "file";
+  /** Absolute, or relative to the session's working directory. */
+  path: string;
+  /** How the prompt names the file. Default: its workspace-relative path. */
+  displayName?: string;
+}
+
 export interface SendOptions {
   prompt: string;
+  /** Text files are inlined in the prompt; images go to models with vision as image parts. */
+  attachments?: Attachment[];
   /** "enqueue" (default): after the current run; "immediate": steer the run going on. */
   mode?: "enqueue" | "immediate";
 }

@@ -4,7 +4,7 @@
 
 import type { AgentEvent, AgentOptions, AnyAgentTool, HookRegistry } from "@tern/agent";
 import type { JsonSchema, Model } from "@tern/ai";
-import type { FsyncMode, SessionStore } from "@tern/session";
+import type { FsyncMode, Session, SessionStore } from "@tern/session";
 import type { PermissionOptions } from "@tern/tools";
 
 // ---------------------------------------------------------------- events
@@ -137,6 +137,8 @@ export interface SystemMessage {
 /** What `configureAgent` sees for each session it equips. */
 export interface AgentSetup {
   sessionId: string;
+  /** The session the agent persists to (read it; the server writes it). */
+  session: Session;
   cwd: string;
   model: Model;
   systemMessage?: SystemMessage;

@@ -1,3 +1,31 @@
+export {
+  type Attachment,
+  type AttachmentResult,
+  attachmentBlock,
+  MAX_ATTACHED_IMAGE_BYTES,
+  MAX_ATTACHED_TEXT_BYTES,
+  promptWithAttachments,
+  readAttachment,
+} from "./attachments.js";
+export {
+  applyRewind,
+  planRewind,
+  type RewindFile,
+  type RewindPlan,
+  type RewindResult,
+} from "./checkpoints/rewind.js";
+export {
+  type CheckpointRecord,
+  CheckpointStore,
+  type FileState,
+  MAX_SNAPSHOT_FILE_BYTES,
+} from "./checkpoints/store.js";
+export {
+  CHECKPOINT_HOOK_PRIORITY,
+  type CheckpointOptions,
+  installCheckpoints,
+} from "./checkpoints/tracker.js";
+export { MAX_SCAN_FILES, MAX_SCAN_SNAPSHOT_BYTES } from "./checkpoints/workspace-scan.js";
 export { BUILTIN_TOOL_NAMES, codingTools, createTools } from "./create-tools.js";
 export {
   type CommandHookOptions,

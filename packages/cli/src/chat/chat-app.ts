@@ -2,18 +2,22 @@
 // permission questions in the input line, Ctrl-C handling and the slash commands.
 import { emitKeypressEvents } from "node:readline";
 import type { AgentRunResult, RunStrategy } from "@tern/agent";
+import type { UserMessage } from "@tern/ai";
 import { describeSandbox, latestTodos, type PermissionAnswer, type PermissionRequest } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
+import { saveProjectAllow } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
 import { instructionsHeader } from "../render/instructions.js";
+import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { Style } from "../render/style.js";
 import { todoLines } from "../render/todo-lines.js";
 import { describeCall } from "../render/tool-lines.js";
+import { mentionsIn, preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import type { McpApprover } from "../runtime/mcp.js";
 import { terminalMcpApprover } from "../runtime/mcp-ask.js";
@@ -21,6 +25,7 @@ import { resumePlan } from "../runtime/resume.js";
 import { openRuntime, type Runtime } from "../runtime/runtime.js";
 import { sessionFailure } from "../runtime/session-ids.js";
 import { LineEditor } from "./line-editor.js";
+import { completePath, MAX_COMPLETIONS_SHOWN } from "./path-complete.js";
 import { ChatScreen } from "./screen.js";
 import { runSlash } from "./slash.js";
 
@@ -33,7 +38,11 @@ interface Key {
 }
 
 const DOUBLE_PRESS_MS = 2000;
-const BUSY_HINT = "Enter steers · Alt+Enter follows up · Ctrl-C aborts";
+const BUSY_HINT = "Enter steers · Tab follows up · Ctrl-C aborts";
+/** What terminals that report Shift+Enter send for it (CSI u and xterm's modifyOtherKeys). */
+const SHIFT_ENTER = new Set(["\u001b[13;2u", "\u001b[27;2;13~"]);
+/** An `@path` word ending at the cursor. */
+const MENTION_AT_CURSOR = /(?:^|\s)@(\S*)$/;
 
 export class ChatApp {
   private runtime!: Runtime;
@@ -42,7 +51,14 @@ export class ChatApp {
   private readonly editor = new LineEditor();
   private readonly screen: ChatScreen;
   private running: Promise<void> | undefined;
-  private question: { request: PermissionRequest; resolve: (answer: PermissionAnswer) => void } | undefined;
+  private question:
+    | {
+        request: PermissionRequest;
+        resolve: (answer: PermissionAnswer) => void;
+        /** Set while the person types why not (the model reads it as the tool's result). */
+        reason?: LineEditor;
+      }
+    | undefined;
   private lastCtrlC = 0;
   private finished: ((code: ExitCode) => void) | undefined;
   private exiting = false;
@@ -54,7 +70,7 @@ export class ChatApp {
     private readonly style: Style,
   ) {
     this.screen = new ChatScreen(io.stdout, style);
-    this.renderer = new ProgressRenderer(this.screen, { style, liveText: true });
+    this.renderer = this.newRenderer();
   }
 
   async start(): Promise<ExitCode> {
@@ -90,11 +106,16 @@ export class ChatApp {
   }
 
   private attach(): void {
-    this.renderer = new ProgressRenderer(this.screen, { style: this.style, liveText: true });
+    this.renderer = this.newRenderer();
     this.detach = this.runtime.agent.subscribe(this.renderer.handle);
   }
 
-  private banner(): void {
+  private newRenderer(): ProgressRenderer {
+    const markdown = terminalMarkdown(this.style.enabled, this.io.stdout.columns ?? 80);
+    return new ProgressRenderer(this.screen, { style: this.style, liveText: true, markdown });
+  }
+
+  private banner(withResumeNote = true): void {
     const { style, runtime } = this;
     this.print(
       `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${describeSandbox(runtime.sandbox)} · ${runtime.cwd}`)}`,
@@ -103,10 +124,10 @@ export class ChatApp {
     if (instructions) this.print(style.dim(instructions));
     this.print(
       style.dim(
-        "Enter sends · while it works: Enter steers, Alt+Enter queues a follow-up · Ctrl-C aborts, twice exits · /help",
+        "Enter sends · Alt+Enter new line · @path attaches (Tab completes) · while it works: Enter steers, Tab follows up · Ctrl-C aborts · /help",
       ),
     );
-    const resumed = runtime.resumed;
+    const resumed = withResumeNote ? runtime.resumed : undefined;
     if (resumed) {
       const count = resumed.context.messages.length;
       const plan = resumePlan(runtime.session, resumed.needsContinue);
@@ -125,12 +146,19 @@ export class ChatApp {
   }
 
   private prompt(text: string, strategy?: RunStrategy): void {
-    this.print(`${this.style.bold(this.style.cyan("›"))} ${text}`);
+    this.print(`${this.style.bold(this.style.cyan("›"))} ${text.replace(/\n/g, "\n  ")}`);
     const agent = this.runtime.agent;
-    this.running = agent.prompt(text, strategy ? { strategy } : {}).then(
-      (result) => this.afterRun(result),
-      (error: unknown) => this.print(this.style.red(`✗ ${errorText(error)}`)),
-    );
+    this.running = preparePrompt(text, { cwd: this.runtime.cwd, model: agent.state.model })
+      .then((prepared) => {
+        for (const warning of prepared.warnings) this.print(this.style.yellow(`warning: ${warning}`));
+        if (prepared.attached.length > 0)
+          this.print(this.style.dim(`attached ${prepared.attached.join(", ")}`));
+        return agent.prompt(prepared.text, { images: prepared.images, ...(strategy ? { strategy } : {}) });
+      })
+      .then(
+        (result) => this.afterRun(result),
+        (error: unknown) => this.print(this.style.red(`✗ ${errorText(error)}`)),
+      );
     void this.running.finally(() => {
       this.running = undefined;
       this.refresh();
@@ -155,8 +183,8 @@ export class ChatApp {
       this.print(this.style.red(`✗ could not save the session: ${this.runtime.binding.error.message}`));
   }
 
-  private async switchSession(target: string, how: "resume" | "fork"): Promise<void> {
-    let id = target;
+  private async switchSession(target: string, how: "resume" | "fork" | "new"): Promise<void> {
+    let id: string | undefined = target;
     if (how === "fork") {
       const source = this.runtime.session;
       const entryId = target || undefined;
@@ -173,21 +201,24 @@ export class ChatApp {
       await fork.close();
       id = fork.id;
     }
-    const next = await this.open({
-      ...this.settings,
-      sessionId: id,
-      explicitModel: false,
-      explicitCwd: false,
-    });
+    if (how === "new") id = undefined;
+    const { sessionId: _, ...settings } = this.settings;
+    const next = await this.open(
+      id === undefined
+        ? { ...settings, cwd: this.runtime.cwd }
+        : { ...settings, sessionId: id, explicitModel: false, explicitCwd: false },
+    );
     this.detach?.();
     await this.runtime.close();
     this.runtime = next;
     this.attach();
-    this.print(
-      this.style.dim(
-        how === "fork" ? `forked into session ${id.slice(0, 8)}` : `switched to session ${id.slice(0, 8)}`,
-      ),
-    );
+    const short = next.session.id.slice(0, 8);
+    const done = {
+      fork: `forked into session ${short}`,
+      resume: `switched to session ${short}`,
+      new: `new session ${short}`,
+    };
+    this.print(this.style.dim(done[how]));
     this.banner();
   }
 
@@ -213,6 +244,10 @@ export class ChatApp {
 
   private answer(key: Key, text: string | undefined): void {
     const question = this.question!;
+    if (question.reason && !(key.ctrl && key.name === "c")) {
+      this.reasonKey(question, key, text);
+      return;
+    }
     const choice = (text ?? "").toLowerCase();
     const always = question.request.suggestedRules.join(", ");
     if (key.ctrl && key.name === "c") {
@@ -229,7 +264,43 @@ export class ChatApp {
     else if (choice === "a") {
       question.resolve({ allow: true, remember: true });
       if (always) this.print(this.style.dim(`allowed from now on: ${always}`));
+    } else if (choice === "s" && always) {
+      question.resolve({ allow: true, remember: true });
+      try {
+        const file = saveProjectAllow(this.runtime.cwd, question.request.suggestedRules);
+        this.print(this.style.dim(`allowed from now on, saved in ${file}: ${always}`));
+      } catch (error) {
+        this.print(
+          this.style.red(`✗ could not save the rule: ${errorText(error)} (allowed for this session only)`),
+        );
+      }
+    } else if (choice === "t") {
+      question.reason = new LineEditor();
+      this.refresh();
     } else if (choice === "n" || key.name === "escape" || key.name === "return") question.resolve(false);
+  }
+
+  /** Typing the reason of a "no": Enter sends it, Esc goes back to the question. */
+  private reasonKey(question: NonNullable<ChatApp["question"]>, key: Key, text: string | undefined): void {
+    const editor = question.reason!;
+    if (key.name === "escape") question.reason = undefined;
+    else if (key.name === "return" || key.name === "enter") {
+      const reason = editor.buffer.trim();
+      if (reason !== "") {
+        this.print(
+          this.style.yellow(
+            `⊘ ${describeCall(question.request.toolName, question.request.args)}: no, ${oneLine(reason, 100)}`,
+          ),
+        );
+        question.resolve({ allow: false, reason });
+        return;
+      }
+    } else if (key.name === "backspace") editor.backspace();
+    else if (!key.ctrl && !key.meta && text !== undefined) {
+      const printable = [...text].filter((char) => char >= " " && char !== "\u007f").join("");
+      if (printable) editor.insert(printable);
+    }
+    this.refresh();
   }
 
   // ---------------------------------------------------------------- keys
@@ -250,8 +321,24 @@ export class ChatApp {
       this.refresh();
       return;
     }
+    if (
+      ((key.name === "return" || key.name === "enter") && (key.meta || key.shift)) ||
+      SHIFT_ENTER.has(key.sequence ?? "")
+    ) {
+      this.editor.insert("\n");
+      this.refresh();
+      return;
+    }
     if (key.name === "return" || key.name === "enter") {
-      this.submit(key.meta === true);
+      this.submit(false);
+      return;
+    }
+    if (key.name === "tab" && !key.shift) {
+      const mention = MENTION_AT_CURSOR.exec(this.editor.buffer.slice(0, this.editor.cursor));
+      if (mention) void this.complete(mention[1]!);
+      else if (this.busy) this.submit(true);
+      else this.editor.insert("  ");
+      this.refresh();
       return;
     }
     this.edit(text, key);
@@ -283,7 +370,6 @@ export class ChatApp {
       end: () => editor.end(),
       up: () => editor.historyUp(),
       down: () => editor.historyDown(),
-      tab: () => editor.insert("  "),
       escape: () => {},
     };
     const action = keys[key.name ?? ""];
@@ -297,7 +383,27 @@ export class ChatApp {
     if (printable) editor.insert(printable);
   }
 
-  private submit(alt: boolean): void {
+  /** Tab on an `@path` word: completes it from the workspace, or lists the choices. */
+  private async complete(word: string): Promise<void> {
+    const before = this.editor.buffer;
+    const { replacement, candidates } = await completePath(word, this.runtime.cwd);
+    if (this.editor.buffer !== before) return; // typed on meanwhile
+    if (candidates.length > 0) {
+      const shown = candidates.slice(0, MAX_COMPLETIONS_SHOWN).join("  ");
+      const more =
+        candidates.length > MAX_COMPLETIONS_SHOWN
+          ? `  … ${candidates.length - MAX_COMPLETIONS_SHOWN} more`
+          : "";
+      this.print(this.style.dim(`${shown}${more}`));
+    }
+    if (replacement !== undefined) {
+      for (let i = 0; i < [...word].length; i++) this.editor.backspace();
+      this.editor.insert(replacement);
+    }
+    this.refresh();
+  }
+
+  private submit(followUp: boolean): void {
     const line = this.editor.take().trim();
     this.refresh();
     if (line === "") return;
@@ -313,12 +419,35 @@ export class ChatApp {
       this.prompt(line);
       return;
     }
+    void this.queue(line, followUp);
+  }
+
+  /** A message sent while the agent works: its `@path` files attached, then steering or a follow-up. */
+  private async queue(line: string, followUp: boolean): Promise<void> {
     const agent = this.runtime.agent;
-    if (alt) {
-      agent.followUp(line);
+    let message: string | UserMessage = line;
+    if (mentionsIn(line).length > 0) {
+      try {
+        const prepared = await preparePrompt(line, { cwd: this.runtime.cwd, model: agent.state.model });
+        for (const warning of prepared.warnings) this.print(this.style.yellow(`warning: ${warning}`));
+        message =
+          prepared.images.length === 0
+            ? prepared.text
+            : {
+                role: "user",
+                content: [{ type: "text", text: prepared.text }, ...prepared.images],
+                timestamp: Date.now(),
+              };
+      } catch (error) {
+        this.print(this.style.red(`✗ ${errorText(error)}`));
+        return;
+      }
+    }
+    if (followUp) {
+      agent.followUp(message);
       this.print(this.style.dim(`queued a follow-up (read when the agent would stop): ${oneLine(line, 80)}`));
     } else {
-      agent.steer(line);
+      agent.steer(message);
       this.print(this.style.dim(`queued steering (read after the current tool calls): ${oneLine(line, 80)}`));
     }
   }
@@ -337,6 +466,12 @@ export class ChatApp {
         switchSession: (id, how) => this.switchSession(id, how),
         prompt: (text, strategy) => this.prompt(text, strategy),
         exit: () => void this.exit(0),
+        clearScreen: () => this.io.stdout.write("\u001b[2J\u001b[3J\u001b[H"),
+        banner: () => this.banner(false),
+        setInput: (text) => {
+          this.editor.clear();
+          this.editor.insert(text);
+        },
       });
     } catch (error) {
       const failure = sessionFailure(error);
@@ -380,13 +515,21 @@ export class ChatApp {
 
   private refresh(): void {
     if (this.exiting) return;
+    if (this.question?.reason) {
+      const editor = this.question.reason;
+      this.screen.setHint("the model reads this as the tool's result · Enter sends · Esc goes back");
+      this.screen.setInput(`${this.style.yellow("✎")} Why not? `, editor.buffer, editor.cursor);
+      return;
+    }
     if (this.question) {
       const { request } = this.question;
       const always =
-        request.suggestedRules.length > 0 ? ` / [a]lways allow ${request.suggestedRules.join(", ")}` : "";
+        request.suggestedRules.length > 0
+          ? ` / [a]lways allow ${request.suggestedRules.join(", ")} / [s]ave that for the project`
+          : "";
       this.screen.setHint("");
       this.screen.setInput(
-        `${this.style.yellow("?")} Allow ${this.style.bold(describeCall(request.toolName, request.args))}? [y]es / [n]o${always} `,
+        `${this.style.yellow("?")} Allow ${this.style.bold(describeCall(request.toolName, request.args))}? [y]es / [n]o / [t]ell it why not${always} `,
         "",
         0,
       );

@@ -135,16 +135,25 @@ export class ChatScreen implements Surface {
     } else if (this.hintText) lines.push(this.style.dim(fit(this.hintText, cols - 1)));
     let above = 0;
     for (const line of lines) above += this.rows(line);
+    // A multi-line input: later lines are indented under the first line's text.
+    const pad = " ".repeat(visibleWidth(this.prompt));
+    const inputLines = this.input
+      .split("\n")
+      .map((text, index) => `${index === 0 ? this.prompt : pad}${text}`);
     // The trailing space gives the cursor a cell to sit on at the end of the line.
-    const inputLine = `${this.prompt}${this.input} `;
-    const endWidth = visibleWidth(inputLine);
-    const endRow = endWidth % cols === 0 ? endWidth / cols - 1 : Math.floor(endWidth / cols);
-    const target = visibleWidth(this.prompt) + visibleWidth(this.input.slice(0, this.cursor));
-    const targetRow = Math.floor(target / cols);
+    inputLines[inputLines.length - 1] += " ";
+    const beforeCursor = this.input.slice(0, this.cursor).split("\n");
+    const cursorLine = beforeCursor.length - 1;
+    let targetRow = 0;
+    for (const line of inputLines.slice(0, cursorLine)) targetRow += this.rows(line);
+    const target = visibleWidth(pad) + visibleWidth(beforeCursor[cursorLine]!);
+    targetRow += Math.floor(target / cols);
+    let endRow = -1;
+    for (const line of inputLines) endRow += this.rows(line);
     let moves = "";
     if (endRow > targetRow) moves += `\u001b[${endRow - targetRow}A`;
     moves += `\u001b[${(target % cols) + 1}G`;
-    this.out.write(`${lines.map((line) => `${line}\r\n`).join("")}${inputLine}${moves}`);
+    this.out.write(`${lines.map((line) => `${line}\r\n`).join("")}${inputLines.join("\r\n")}${moves}`);
     this.cursorRow = above + targetRow;
   }
 }

@@ -1,5 +1,5 @@
-// Slash commands of `tern chat`: /model /compact /plan /sessions /resume /fork /tools /mcp /mode
-// /help /exit.
+// Slash commands of `tern chat`: /model /compact /plan /clear /new /sessions /resume /fork /rewind
+// /tools /mcp /context /mode /help /exit.
 import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
@@ -9,6 +9,8 @@ import { mcpStatusLines } from "../render/mcp-status.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveSessionId } from "../runtime/session-ids.js";
+import { expandCommand, loadCustomCommands } from "./custom-commands.js";
+import { rewindCommand } from "./rewind-command.js";
 
 export interface SlashContext {
   runtime: Runtime;
@@ -19,26 +21,38 @@ export interface SlashContext {
   busy: boolean;
   print(text: string): void;
   /** Closes the current session and continues in another one. */
-  switchSession(id: string, how: "resume" | "fork"): Promise<void>;
-  /** Sends a prompt with its own strategy (/plan). */
-  prompt(text: string, strategy: RunStrategy): void;
+  switchSession(id: string, how: "resume" | "fork" | "new"): Promise<void>;
+  clearScreen(): void;
+  /** Prints the header again (after a clear). */
+  banner(): void;
+  /** Sends a prompt, with its own strategy for /plan. */
+  prompt(text: string, strategy?: RunStrategy): void;
   exit(): void;
+  /** Puts text in the input line for the person to edit and send. */
+  setInput(text: string): void;
 }
 
 export const SLASH_HELP = [
   "/model [provider/]ID   switch the model (no argument: show it)",
   "/compact [hint]        summarise older messages to free context",
   "/plan TASK             run TASK as a plan: steps in parallel, analysed, replanned if needed",
+  "/clear                 clear the screen and start the conversation afresh (same session, a new branch)",
+  "/new                   start a new session (this one stays saved)",
   "/sessions              sessions of this directory",
   "/resume ID             continue another session",
   "/fork [ENTRY]          branch this session into a new one (at an entry id from tern sessions show)",
+  "/rewind [N] [code|conversation|both] [force]  back to before turn N (no N: list the turns)",
   "/tools                 tools and what the permission policy lets them do",
   "/context               the instruction files (AGENTS.md...) in the system prompt",
   "/mcp [retry NAME]      MCP servers: state, tools; retry a failed one",
   "/mode MODE             permission mode: ask, accept-edits, read-only, bypass",
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
-  "keys: Enter sends; while the agent works Enter steers and Alt+Enter queues a follow-up; Ctrl-C aborts",
+  "keys: Enter sends; Alt+Enter (or Shift+Enter where the terminal reports it) starts a new line;",
+  "  while the agent works Enter steers (read after the current tool calls) and Tab queues a follow-up",
+  "  (read when it would stop); @path attaches a file, Tab completes it; Ctrl-C aborts, twice exits",
 ];
+
+export const CLEAR_ENTRY_TYPE = "clear";
 
 const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions", "/context", "/mcp"]);
 
@@ -53,8 +67,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
   }
   switch (name) {
     case "/help":
-      for (const text of SLASH_HELP) print(style.dim(text));
-      return;
+      return help(ctx);
     case "/exit":
     case "/quit":
       ctx.exit();
@@ -68,6 +81,10 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return ctx.prompt(arg, "plan");
     case "/sessions":
       return listSessions(ctx);
+    case "/new":
+      return ctx.switchSession("", "new");
+    case "/clear":
+      return clear(ctx);
     case "/resume":
       if (!arg) return print(style.yellow("usage: /resume ID (see /sessions)"));
       return ctx.switchSession(resolveSessionId(ctx.home, arg), "resume");
@@ -79,6 +96,8 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return listContext(ctx);
     case "/mcp":
       return mcpServers(arg, ctx);
+    case "/rewind":
+      return rewindCommand(arg, ctx);
     case "/mode":
       if (!(PERMISSION_MODES as readonly string[]).includes(arg))
         return print(
@@ -86,9 +105,35 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
         );
       ctx.runtime.permissions.setMode(arg as PermissionMode);
       return print(style.dim(`permission mode → ${arg}`));
-    default:
+    default: {
+      const custom = customCommands(ctx).commands.get(name.slice(1));
+      if (custom) return ctx.prompt(expandCommand(custom, arg));
       print(style.yellow(`unknown command ${name}; /help lists them`));
+    }
   }
+}
+
+/** Every built-in command name (a custom command cannot take one). */
+const BUILT_IN = new Set(
+  SLASH_HELP.filter((line) => line.startsWith("/"))
+    .map((line) => line.split(/\s/)[0]!)
+    .concat(["/quit", "/help"]),
+);
+
+function customCommands(ctx: SlashContext) {
+  return loadCustomCommands(ctx.runtime.cwd, ctx.home, BUILT_IN);
+}
+
+function help(ctx: SlashContext): void {
+  const { style, print } = ctx;
+  for (const text of SLASH_HELP) print(style.dim(text));
+  const { commands, warnings } = customCommands(ctx);
+  if (commands.size > 0) {
+    print(style.dim("custom commands (.tern/commands/*.md, $TERN_HOME/commands/*.md; $ARGUMENTS, $1…$9):"));
+    for (const command of commands.values())
+      print(style.dim(`/${padEnd(command.name, 22)}${oneLine(command.description, 70)}`));
+  }
+  for (const warning of warnings) print(style.yellow(`warning: ${warning}`));
 }
 
 async function switchModel(arg: string, ctx: SlashContext): Promise<void> {
@@ -131,6 +176,19 @@ async function compact(hint: string, ctx: SlashContext): Promise<void> {
   if (before.length === 0) return ctx.print(ctx.style.dim("nothing to compact yet"));
   // The agent's compaction events draw the progress line.
   await agent.compact(hint || undefined);
+}
+
+/** Empties the conversation: the leaf goes back to the root, so the old turns stay as a branch. */
+async function clear(ctx: SlashContext): Promise<void> {
+  const { session, agent } = ctx.runtime;
+  const from = session.leafId;
+  session.branch(null);
+  session.appendCustom(CLEAR_ENTRY_TYPE, { fromLeafId: from });
+  await session.flush();
+  agent.replaceMessages([]);
+  ctx.clearScreen();
+  ctx.banner();
+  ctx.print(ctx.style.dim("conversation cleared (the earlier turns stay in the session's history)"));
 }
 
 async function listSessions(ctx: SlashContext): Promise<void> {

@@ -3,11 +3,12 @@
 import { createInterface } from "node:readline";
 import { ChatApp } from "../chat/chat-app.js";
 import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
-import type { ExitCode } from "../cli/errors.js";
+import { type ExitCode, errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { helpFor } from "../help.js";
 import { ProgressRenderer } from "../render/progress.js";
 import { RunSurface } from "../render/run-surface.js";
+import { type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { commandContext, wantsHelp } from "./shared.js";
@@ -32,10 +33,22 @@ export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
         if (prompt === "/exit" || prompt === "/quit") break;
         continue;
       }
-      const result = await runtime.agent.prompt(
-        plan ?? prompt,
-        plan !== undefined ? { strategy: "plan" } : {},
-      );
+      let prepared: PreparedPrompt;
+      try {
+        prepared = await preparePrompt(plan ?? prompt, {
+          cwd: runtime.cwd,
+          model: runtime.agent.state.model,
+        });
+      } catch (error) {
+        io.stderr.write(`tern: ${errorText(error)}\n`);
+        code = 2;
+        break;
+      }
+      for (const warning of prepared.warnings) warn(warning);
+      const result = await runtime.agent.prompt(prepared.text, {
+        images: prepared.images,
+        ...(plan !== undefined ? { strategy: "plan" as const } : {}),
+      });
       if (result.stopReason === "error") {
         io.stderr.write(`tern: ${explainFailure(result, runtime.model)}\n`);
         code = 1;

@@ -1,9 +1,11 @@
 // `tern run [PROMPT]`: one task; the answer on stdout, progress on stderr (or --json events).
+import { resolve } from "node:path";
 import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import { type Io, readAll } from "../cli/io.js";
 import { helpFor } from "../help.js";
 import { RunSurface } from "../render/run-surface.js";
+import { type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { executeRun } from "../runtime/execute.js";
 import { terminalMcpApprover } from "../runtime/mcp-ask.js";
 import { openRuntime } from "../runtime/runtime.js";
@@ -14,6 +16,7 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs("run", argv, {
     ...AGENT_OPTIONS,
     json: { type: "boolean" },
+    image: { type: "string", multiple: true },
   });
   if (wantsHelp(values, io, helpFor("run"))) return 0;
   const { settings, style, warn } = commandContext(values, io);
@@ -38,6 +41,19 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
         }
       : {}),
   });
+  let prepared: PreparedPrompt;
+  try {
+    prepared = await preparePrompt(prompt, {
+      cwd: runtime.cwd,
+      model: runtime.model,
+      // Flags name files relative to where the command runs; @path relative to the workspace.
+      imageFiles: ((values.image as string[] | undefined) ?? []).map((file) => resolve(io.cwd, file)),
+    });
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+  for (const warning of prepared.warnings) warn(warning);
   const { code } = await executeRun({
     io,
     style,
@@ -48,7 +64,7 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
       // A plan's steps take the tools the agent has when it starts: let the MCP servers come up
       // first (a loop waits in its first turn instead).
       if (settings.strategy !== "loop") await runtime.mcp?.waitForStartup();
-      return runtime.agent.prompt(prompt);
+      return runtime.agent.prompt(prepared.text, { images: prepared.images });
     },
   });
   return code;

@@ -1,4 +1,4 @@
-// `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | export ID --format jsonl|md | --cassette`.
+// `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | rewind ID [--to N] | export ID --format jsonl|md | --cassette`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { FileSessionStore } from "@tern/session";
@@ -8,6 +8,7 @@ import type { Io } from "../cli/io.js";
 import { loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
+import { rewindLines } from "../render/rewind-lines.js";
 import { RunSurface } from "../render/run-surface.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import { executeRun } from "../runtime/execute.js";
@@ -15,6 +16,7 @@ import { type ResumePlan, resumePlan } from "../runtime/resume.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { resolveSessionId, sessionFailure } from "../runtime/session-ids.js";
 import { sessionCassette } from "../sessions/cassette-export.js";
+import { type RewindWhat, rewindSession, turnsOf } from "../sessions/rewind.js";
 import { showLines, toMarkdown } from "../sessions/transcript.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -33,6 +35,8 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<ExitCode>
         return await fork(rest, io);
       case "export":
         return await exportSession(rest, io);
+      case "rewind":
+        return await rewind(rest, io);
       case undefined:
       case "--help":
       case "-h":
@@ -40,7 +44,9 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<ExitCode>
         io.stdout.write(`${helpFor("sessions")}\n`);
         return sub === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown sessions command "${sub}"; use ls, show, resume, fork or export`);
+        throw new UsageError(
+          `unknown sessions command "${sub}"; use ls, show, resume, fork, rewind or export`,
+        );
     }
   } catch (error) {
     throw sessionFailure(error);
@@ -243,3 +249,43 @@ const RESUME_NOTES: Record<ResumePlan["kind"], string> = {
   prompt: "the last run did not finish",
   finished: "new prompt",
 };
+
+async function rewind(argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs(
+    "sessions rewind",
+    argv,
+    {
+      to: { type: "string" },
+      code: { type: "boolean" },
+      conversation: { type: "boolean" },
+      both: { type: "boolean" },
+      force: { type: "boolean" },
+    },
+    1,
+  );
+  if (wantsHelp(values, io, helpFor("sessions"))) return 0;
+  const chosen = (["code", "conversation", "both"] as const).filter((what) => values[what] === true);
+  if (chosen.length > 1) throw new UsageError("give one of --code, --conversation or --both");
+  const what: RewindWhat = chosen[0] ?? "both";
+  const { store, home } = storeFor(io);
+  const session = await store.open(resolveSessionId(home, needId(positionals, "rewind")));
+  try {
+    const turns = turnsOf(session);
+    const short = session.id.slice(0, 8);
+    if (turns.length === 0) throw new UsageError(`session ${short} has no turns to rewind`);
+    const spelled = stringOption(values, "to");
+    const number = spelled === undefined ? turns.length : Number(spelled);
+    const to = turns.find((turn) => turn.number === number);
+    if (!to)
+      throw new UsageError(
+        `--to must be a turn number from 1 to ${turns.length} (got ${JSON.stringify(spelled)}); tern sessions show ${short} lists them`,
+      );
+    const force = values.force === true;
+    const outcome = await rewindSession(session, home, { to, what, force });
+    const style = createStyle(colorEnabled(io.stdout, io.env));
+    for (const line of rewindLines(outcome, session.header.cwd, style)) io.stdout.write(`${line}\n`);
+    return outcome.refused || outcome.failed.length > 0 ? 1 : 0;
+  } finally {
+    await session.close();
+  }
+}

@@ -4,6 +4,7 @@
 import type { AgentEvent, AgentRunResult } from "@tern/agent";
 import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/ai";
 import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
+import { MarkdownStream } from "./markdown.js";
 import { PlanTable } from "./plan-table.js";
 import type { Style } from "./style.js";
 import { SubagentLines } from "./subagent-lines.js";
@@ -28,6 +29,8 @@ export interface RendererOptions {
   terminal?: boolean;
   /** Most diff lines shown under an edit. Default 12; 0 hides diffs. */
   diffLines?: number;
+  /** Draws streamed answers as Markdown (a terminal); without it the text is shown as written. */
+  markdown?: (markdown: string) => string;
 }
 
 const MAX_DIFF_LINES = 12;
@@ -45,6 +48,7 @@ export class ProgressRenderer {
   private readonly calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   private toolCount = 0;
   private readonly cleaner: TerminalTextFilter | undefined;
+  private readonly markdown: MarkdownStream | undefined;
   private readonly plan: PlanTable;
   private readonly subagents: SubagentLines;
 
@@ -53,6 +57,7 @@ export class ProgressRenderer {
     private readonly options: RendererOptions,
   ) {
     if (options.terminal ?? options.liveText) this.cleaner = new TerminalTextFilter();
+    if (options.markdown) this.markdown = new MarkdownStream(options.markdown);
     this.plan = new PlanTable(
       options.style,
       (text) => this.line(text),
@@ -250,7 +255,10 @@ export class ProgressRenderer {
     const mark = outcomeMark(outcome.status, style);
     const label = outcome.status === "denied" ? `denied: ${outcome.text}` : outcome.text;
     const right = this.lastStartedCall === event.toolCallId;
-    const head = right || !call ? "" : `${describeCall(call.name, call.args)} · `;
+    // Every result names its tool: right under its own call line the name is enough, after other
+    // calls' lines (a parallel batch) the whole call is repeated.
+    const head =
+      right || !call ? `${terminalText(event.toolName)} · ` : `${describeCall(call.name, call.args)} · `;
     const colored =
       outcome.status === "denied"
         ? style.yellow(label)
@@ -318,7 +326,8 @@ export class ProgressRenderer {
   }
 
   private writeText(chunk: string): void {
-    this.emitText(this.cleaner ? this.cleaner.push(chunk) : chunk);
+    const clean = this.cleaner ? this.cleaner.push(chunk) : chunk;
+    this.emitText(this.markdown ? this.markdown.push(clean) : clean);
   }
 
   private emitText(chunk: string): void {
@@ -337,7 +346,11 @@ export class ProgressRenderer {
 
   /** Closes the streamed text with a newline, once. */
   private endText(): void {
-    if (this.cleaner) this.emitText(this.cleaner.flush());
+    if (this.cleaner) {
+      const rest = this.cleaner.flush();
+      this.emitText(this.markdown ? this.markdown.push(rest) : rest);
+    }
+    if (this.markdown) this.emitText(this.markdown.flush());
     if (!this.textOpen) return;
     if (!this.endsWithNewline) this.surface.text("\n");
     this.textOpen = false;

@@ -9,9 +9,10 @@ import { modelLabel } from "../config/model.js";
 import { plural } from "../render/format.js";
 import { instructionsEvent, instructionsHeader } from "../render/instructions.js";
 import { eventJson } from "../render/json-events.js";
+import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
-import type { Style } from "../render/style.js";
+import { colorEnabled, type Style } from "../render/style.js";
 import { todoLines } from "../render/todo-lines.js";
 import { answerProblem, explainFailure } from "./failure.js";
 import type { Runtime } from "./runtime.js";
@@ -54,7 +55,15 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       }
     });
   } else {
-    renderer = new ProgressRenderer(surface, { style, liveText: io.stdout.isTTY === true });
+    const tty = io.stdout.isTTY === true;
+    renderer = new ProgressRenderer(surface, {
+      style,
+      liveText: tty,
+      // Markdown is drawn only for a person at a terminal; a pipe gets the model's text as written.
+      ...(tty
+        ? { markdown: terminalMarkdown(colorEnabled(io.stdout, io.env), io.stdout.columns ?? 80) }
+        : {}),
+    });
     agent.subscribe(renderer.handle);
     const parts = [
       options.modelNote ?? modelLabel(runtime.model),

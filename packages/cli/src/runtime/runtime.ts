@@ -18,6 +18,7 @@ import {
   type AnyBuiltinTool,
   type AskPermission,
   createSandbox,
+  installCheckpoints,
   installPermissions,
   type LoadedInstructions,
   type PermissionPolicy,
@@ -29,7 +30,9 @@ import {
 import { UsageError } from "../cli/errors.js";
 import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
+import { loadProjectRules, PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
+import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { attachCassette, replaysOffline } from "./cassette.js";
 import { currentMcpTools, type McpApprover, mcpTurns, openMcp } from "./mcp.js";
@@ -193,11 +196,28 @@ function build(
     ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
   });
   for (const warning of [...instructions.warnings, ...warnings]) options.warn(warning);
+  const project = loadProjectRules(cwd);
+  for (const warning of project.warnings) options.warn(warning);
+  const fromProject = [
+    ...project.allow.map((rule) => `allow ${rule}`),
+    ...project.deny.map((rule) => `deny ${rule}`),
+  ];
+  // Said every time: a cloned repository's file must not allow commands unnoticed.
+  if (fromProject.length > 0)
+    options.warn(`permission rules from ${project.path}: ${fromProject.join(", ")}`);
   const { policy } = installPermissions(hooks, {
     ...permissions,
+    allow: [...(permissions.allow ?? []), ...project.allow],
+    deny: [...(permissions.deny ?? []), ...project.deny, ...PROTECT_PROJECT_CONFIG],
     tools,
     currentTools: currentMcpTools(mcp),
     ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
+  });
+  // Registered after the policy, so its lower priority puts it behind the permission decision.
+  installCheckpoints(hooks, {
+    store: checkpointStore(settings.home, session),
+    tools,
+    turn: () => currentTurnId(session),
   });
   const { agent, binding } = createSessionAgent(session, {
     model,

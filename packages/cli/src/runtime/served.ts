@@ -8,10 +8,11 @@
 import type { Model, ModelRegistry } from "@tern/ai";
 import type { McpManager } from "@tern/mcp";
 import { type AgentConfig, type EngineOptions, registryCatalog } from "@tern/server";
-import { workspaceRoot } from "@tern/tools";
+import { installCheckpoints, workspaceRoot } from "@tern/tools";
 import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
+import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { currentMcpTools, mcpTurns } from "./mcp.js";
 
@@ -44,7 +45,7 @@ export function servedEngineOptions(
     allowRoots: [settings.cwd, ...serve.allowRoots],
     permissionTimeoutMs: serve.permissionTimeoutMs,
     maxRuns: serve.maxRuns,
-    configureAgent: ({ cwd, model, hooks }): AgentConfig => {
+    configureAgent: ({ cwd, model, session, hooks }): AgentConfig => {
       const root = workspaceRoot(cwd);
       const settingsHooks = root === servedRoot ? parts.hooks?.active : parts.hooks?.user;
       installCommandHooks(hooks, settingsHooks ?? [], {
@@ -59,6 +60,12 @@ export function servedEngineOptions(
         registry: parts.registry,
         ...(parts.mcp ? { mcpServers: parts.mcp.status().map((server) => server.name) } : {}),
         hooks,
+      });
+      // Served sessions are checkpointed like the CLI's: `tern sessions rewind` works on them.
+      installCheckpoints(hooks, {
+        store: checkpointStore(settings.home, session),
+        tools,
+        turn: () => currentTurnId(session),
       });
       return {
         ...options,

@@ -34,7 +34,7 @@ const FROM_THE_USER: ReadonlySet<InjectKind> = new Set(["steering", "follow_up"]
  * The kind of every injected user message that is not the person's, by message. The log holds
  * `inject` right before the injected message's `message_end`; a session without a log has none.
  */
-function injectedKinds(session: Session): Map<Message, InjectKind> {
+export function injectedKinds(session: Session): Map<Message, InjectKind> {
   const kinds = new Map<Message, InjectKind>();
   let pending: InjectKind | undefined;
   for (const { event } of session.eventsAfter(0)) {

@@ -11,7 +11,7 @@ import {
   HookRegistry,
   type RunStrategy,
 } from "@tern/agent";
-import type { Model } from "@tern/ai";
+import type { ImageContent, Model, UserMessage } from "@tern/ai";
 import {
   createSessionAgent,
   type EventEntry,
@@ -20,7 +20,7 @@ import {
   type SessionBinding,
   summarizeEntries,
 } from "@tern/session";
-import { PermissionPolicy } from "@tern/tools";
+import { PermissionPolicy, Workspace } from "@tern/tools";
 import {
   type AgentConfig,
   type AgentSetup,
@@ -104,7 +104,13 @@ export class ServerSession {
     };
     const hooks = new HookRegistry();
     registerClientHooks(hooks, this.ctx);
-    const setup: AgentSetup = { sessionId: this.session.id, cwd: this.cwd, model: init.model, hooks };
+    const setup: AgentSetup = {
+      sessionId: this.session.id,
+      session: this.session,
+      cwd: this.cwd,
+      model: init.model,
+      hooks,
+    };
     if (init.systemMessage) setup.systemMessage = init.systemMessage;
     const { tools = [], systemPrompt, permissions, ...options } = init.configureAgent?.(setup) ?? {};
     this.serverTools = tools;
@@ -252,14 +258,27 @@ export class ServerSession {
    * Sends a user message. While a run goes on it steers the run ("immediate": after the current
    * tool batch) or follows it up ("enqueue": when it would stop); otherwise it starts a run.
    */
-  send(text: string, mode: SendMode = "enqueue"): void {
+  send(text: string, mode: SendMode = "enqueue", images: ImageContent[] = []): void {
     this.checkOpen();
+    const message: string | UserMessage =
+      images.length === 0
+        ? text
+        : { role: "user", content: [{ type: "text", text }, ...images], timestamp: Date.now() };
     if (this.running) {
-      if (mode === "immediate") this.agent.steer(text);
-      else this.agent.followUp(text);
+      if (mode === "immediate") this.agent.steer(message);
+      else this.agent.followUp(message);
       return;
     }
-    this.start(text);
+    this.start(message);
+  }
+
+  /** The workspace the session's tools are confined to, with their read rules (for attachments). */
+  get workspace(): Workspace {
+    for (const tool of this.serverTools) {
+      const ws = (tool as { workspace?: Workspace }).workspace;
+      if (ws) return ws;
+    }
+    return Workspace.open(this.cwd);
   }
 
   /** Starts a run; a run already going is an EngineError("busy"). */
@@ -314,7 +333,7 @@ export class ServerSession {
     await this.session.close();
   }
 
-  private start(text: string | undefined): void {
+  private start(text: string | UserMessage | undefined): void {
     this.admit();
     this.newestRunFrom = this.agent.state.messages.length;
     this.newestRunFirst = undefined;
@@ -326,7 +345,7 @@ export class ServerSession {
     this.running = run;
   }
 
-  private async drive(text: string | undefined): Promise<void> {
+  private async drive(text: string | UserMessage | undefined): Promise<void> {
     try {
       if (text === undefined) await this.agent.continue();
       else await this.agent.prompt(text);

@@ -14,6 +14,7 @@ import type {
   SystemMessage,
 } from "../types.js";
 import { PROTOCOL_VERSION, SERVER_VERSION } from "../version.js";
+import { promptWithClientAttachments } from "./attachments.js";
 import { flag, optionalString, type Params, record, requireString } from "./params.js";
 import {
   INVALID_PARAMS,
@@ -196,10 +197,15 @@ export class CopilotConnection {
     return { sessionId: session.id, capabilities: {} };
   }
 
-  private send(p: Params) {
+  private async send(p: Params) {
     const prompt = requireString(p, "prompt");
     const mode = p.mode === "immediate" ? "immediate" : "enqueue";
-    this.session(p).send(prompt, mode);
+    const session = this.session(p);
+    const { text, images } = await promptWithClientAttachments(p, prompt, {
+      workspace: session.workspace,
+      model: session.model,
+    });
+    session.send(text, mode, images);
     return { messageId: crypto.randomUUID() };
   }
 

@@ -1,0 +1,73 @@
+// `/rewind` in `tern chat` on a real terminal (tmux): it lists the turns, puts the files a turn
+// changed back, returns the conversation to before it and puts its prompt back in the input line.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, expect, it } from "vitest";
+import {
+  type LoopbackServer,
+  startLoopbackServer,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "./support/openai-script.js";
+import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
+import { Tmux, tmuxAvailable } from "./support/tmux.js";
+
+beforeAll(ensureBuilt);
+
+const terminalIt = it.skipIf(!tmuxAvailable);
+
+let server: LoopbackServer | undefined;
+let tmux: Tmux | undefined;
+afterEach(async () => {
+  tmux?.kill();
+  await server?.close();
+  server = undefined;
+});
+
+terminalIt("/rewind lists turns, restores files and the conversation, and refills the prompt", async () => {
+  const work = tempDir();
+  writeFileSync(join(work, "a.txt"), "first\n");
+  server = await startLoopbackServer([
+    textReply("Hello."),
+    toolReply([
+      { name: "write", args: { path: "a.txt", content: "second\n" } },
+      { name: "bash", args: { command: "echo made > b.txt" } },
+    ]),
+    textReply("Changed a.txt and made b.txt."),
+    textReply("Starting over."),
+  ]);
+  const env = ternEnv({
+    TERN_HOME: tempDir(),
+    TERN_PROVIDER: "llamacpp",
+    TERN_MODEL: "test-model",
+    TERN_BASE_URL: `${server.baseUrl}/v1`,
+  });
+  tmux = new Tmux(tempDir());
+  tmux.start([process.execPath, TERN_JS, "chat", "--mode", "bypass", "--sandbox", "off"], env, work);
+  await tmux.waitFor(/tern chat · llamacpp\/test-model/);
+  tmux.type("say hello", "Enter");
+  await tmux.waitFor(/Hello\./);
+  tmux.type("change the files", "Enter");
+  await tmux.waitFor(/✔ done[\s\S]*✔ done/);
+  expect(readFileSync(join(work, "a.txt"), "utf8")).toBe("second\n");
+
+  tmux.type("/rewind", "Enter");
+  await tmux.waitFor(/ {2}2 {2}change the files\n.*\/rewind N goes back to before turn N/);
+  tmux.type("/rewind 2", "Enter");
+  await tmux.waitFor(
+    /code: restored 2 files to before turn 2 \("change the files"\): a\.txt, b\.txt \(deleted: it was created since\)/,
+  );
+  await tmux.waitFor(/conversation: back to before turn 2/);
+  expect(readFileSync(join(work, "a.txt"), "utf8")).toBe("first\n");
+  expect(existsSync(join(work, "b.txt"))).toBe(false);
+  // The rewound prompt is back in the input line: Enter sends it again from before turn 2.
+  await tmux.waitFor(/› change the files\s*$/);
+  tmux.keys("Enter");
+  await tmux.waitFor(/Starting over\./);
+  const sent = wireMessages(server.requests.at(-1)!.body).filter((m) => m.role !== "system");
+  expect(sent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+
+  tmux.type("/exit", "Enter");
+  expect(await tmux.exitCode()).toBe(0);
+});
