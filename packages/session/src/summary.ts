@@ -41,14 +41,15 @@ export function foldLine(state: SummaryState, line: { type?: unknown; timestamp?
   if (message?.role === "user" && state.firstUser === undefined) state.firstUser = shorten(textOf(message));
 }
 
-export function summaryOf(header: SessionHeader, state: SummaryState, path: string): SessionSummary {
+/** `path` is the file, for file stores; database stores have none. */
+export function summaryOf(header: SessionHeader, state: SummaryState, path?: string): SessionSummary {
   const updated = [state.lastEntry, state.lastEvent, header.created]
     .filter((value): value is string => value !== undefined)
     .sort()
     .at(-1)!;
   return {
     id: header.id,
-    path,
+    ...(path !== undefined ? { path } : {}),
     cwd: header.cwd,
     title: state.name ?? state.firstUser ?? "",
     created: header.created,
