@@ -6,7 +6,7 @@ import { type Io, processIo } from "./cli/io.js";
 import { helpFor } from "./help.js";
 import { VERSION } from "./version.js";
 
-const COMMANDS = ["run", "chat", "sessions", "models", "demo", "serve", "help", "version"];
+const COMMANDS = ["run", "chat", "sessions", "models", "demo", "serve", "store", "help", "version"];
 
 export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
   const [command, ...rest] = argv;
@@ -24,6 +24,8 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<Exit
         return await (await import("./commands/demo.js")).demoCommand(rest, io);
       case "serve":
         return await (await import("./commands/serve.js")).serveCommand(rest, io);
+      case "store":
+        return await (await import("./commands/store.js")).storeCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

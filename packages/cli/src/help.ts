@@ -25,6 +25,8 @@ Workspace and permissions:
       --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,
                            secrets hidden, no network) or off (bash unconfined)
       --allow-net          let sandboxed commands use the network
+      --store URL          keep sessions in PostgreSQL (postgres://user@host:port/db; also TERN_STORE
+                           or "store" in config.json) instead of the files under TERN_HOME
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {
@@ -37,10 +39,11 @@ Usage:
   tern models                  models tern knows (built-in and from your config)
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
+  tern store status|migrate    the PostgreSQL session store's schema (--store URL)
 
 Options: tern <command> --help.   Version: tern --version
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
-TERN_HOME (default ~/.tern: sessions, config.json), NO_COLOR.`,
+TERN_HOME (default ~/.tern: sessions, config.json), TERN_STORE (a postgres:// session store), NO_COLOR.`,
 
   run: `Usage: tern run [options] [PROMPT]
 
@@ -68,7 +71,15 @@ ${AGENT_OPTIONS}`,
   tern sessions fork ID [ENTRY]            a new session with the path up to ENTRY (default: the end)
   tern sessions export ID --format jsonl|md [--output FILE]
 
-An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,
+An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.
+Each takes --store URL (or TERN_STORE) to use a PostgreSQL session store.`,
+
+  store: `Usage: tern store status|migrate [--store URL] [--json]
+
+The PostgreSQL session store's schema. status prints its version and pending migrations (exit 1
+while any are pending); migrate applies them (every node also does on start, safely at once).
+URL: --store postgres://user@host:port/db, else TERN_STORE, else "store" in config.json.
+Credentials come only from the URL or the PG* variables and are never printed.`,
 
   models: `Usage: tern models [--provider NAME] [--json]
 

@@ -36,6 +36,8 @@ export const DEFAULT_RETRY_FOR_MS = 5 * 60_000;
 /** A connect attempt that hangs longer than this counts as a failed one. */
 const CONNECT_TIMEOUT_MS = 10_000;
 const POOL_SIZE = 10;
+/** /healthz must answer even when the database hangs. */
+const HEALTH_TIMEOUT_MS = 2_000;
 
 export interface PgSessionStoreOptions extends SessionOptions {
   /** postgres://user:password@host:port/db; without it, the PG* environment variables. */
@@ -98,9 +100,11 @@ export class PgSessionStore implements SessionStore {
   }
 
   async create(options: CreateSessionOptions = {}): Promise<Session> {
-    await this.ready();
+    // Asked first, synchronously: a caller that sets the next id just before create() (the
+    // server's engine does) must not see another create take it while this one connects.
     const id = (this.options.newSessionId ?? randomUUID)();
     checkSessionId(id);
+    await this.ready();
     const header: SessionHeader = {
       type: "session",
       version: SESSION_FORMAT_VERSION,
@@ -218,9 +222,25 @@ export class PgSessionStore implements SessionStore {
     return forkSession(this, id, options);
   }
 
+  /** The session as the JSONL a file store would hold: header, then every line in order. */
+  async jsonl(id: string): Promise<string> {
+    checkSessionId(id);
+    await this.ready();
+    const { header, lines } = await this.read(id);
+    return jsonlText(header, lines);
+  }
+
+  /** Reachable and on this code's schema? Answers within HEALTH_TIMEOUT_MS even when the database hangs. */
   async health(): Promise<StoreHealth> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)),
+        HEALTH_TIMEOUT_MS,
+      );
+    });
     try {
-      const status = await schemaStatus(this.pool);
+      const status = await Promise.race([schemaStatus(this.pool), timeout]);
       return {
         kind: "postgres",
         ok: status.current === status.latest,
@@ -231,6 +251,8 @@ export class PgSessionStore implements SessionStore {
       };
     } catch (error) {
       return { kind: "postgres", ok: false, error: `unreachable: ${messageOf(error)}` };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -296,8 +318,7 @@ export class PgSessionStore implements SessionStore {
 
   /** Parses the lines with the file store's reader: the same checks, the same tree and events. */
   private session(header: SessionHeader, lines: string[], sink: PgSink | undefined): Session {
-    const text = [JSON.stringify(header), ...lines, ""].join("\n");
-    const parsed = parseSession(text, `postgres:${header.id}`);
+    const parsed = parseSession(jsonlText(header, lines), `postgres:${header.id}`);
     return new Session({
       header: parsed.header,
       entries: parsed.entries,
@@ -329,6 +350,10 @@ export class PgSessionStore implements SessionStore {
       ...(this.options.log ? { log: this.options.log } : {}),
     });
   }
+}
+
+function jsonlText(header: SessionHeader, lines: string[]): string {
+  return [JSON.stringify(header), ...lines, ""].join("\n");
 }
 
 function notFound(id: string, target: string): SessionError {

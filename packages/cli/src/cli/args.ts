@@ -38,6 +38,7 @@ export const AGENT_OPTIONS: OptionSpecs = {
   sandbox: { type: "string" },
   "allow-net": { type: "boolean" },
   strategy: { type: "string" },
+  store: { type: "string" },
 };
 
 /** Options every command takes. */

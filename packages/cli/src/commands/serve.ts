@@ -5,6 +5,7 @@
 // port), on stdout, or on stderr under --stdio, where stdout carries the protocol; then the web
 // page's address ("open <url>/ in a browser") when the bundle carries the page. Resolves with
 // 0 once a signal or a client's shutdown request stopped the server.
+import { randomUUID } from "node:crypto";
 import { type Served, serve } from "@tern/server";
 import { createSandbox, describeSandbox, sandboxWarning } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
@@ -12,6 +13,7 @@ import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
+import { openStore } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
 import { servedEngineOptions } from "../runtime/served.js";
@@ -27,6 +29,16 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
+  // --store postgres://…: connect (and migrate) before listening; unreachable is exit 2. The engine
+  // hands over its id source, so clients may still choose a new session's id.
+  let nextSessionId: () => string = randomUUID;
+  const store =
+    settings.store === undefined
+      ? undefined
+      : await openStore(settings.store, settings.home, {
+          warn,
+          file: { newSessionId: () => nextSessionId() },
+        });
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   let finished: (code: ExitCode) => void = () => {};
@@ -39,12 +51,24 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     if (stopping) return;
     stopping = true;
     await served?.close().catch(() => {});
+    await store?.close?.().catch(() => {});
     finished(0);
   };
   const page = webRoot();
   served = await listen(server, {
     ...(page !== undefined ? { webRoot: page } : {}),
-    engine: { ...servedEngineOptions(settings, server, { registry, model, env }), secrets },
+    engine: {
+      ...servedEngineOptions(settings, server, { registry, model, env }),
+      secrets,
+      ...(store
+        ? {
+            store: (newSessionId: () => string) => {
+              nextSessionId = newSessionId;
+              return store;
+            },
+          }
+        : {}),
+    },
     onShutdown: () => void stop(),
   });
   if (settings.tools !== "none") {

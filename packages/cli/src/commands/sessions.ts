@@ -1,11 +1,12 @@
 // `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | export ID --format jsonl|md`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { FileSessionStore } from "@tern/session";
-import { AGENT_OPTIONS, parseCommandArgs, stringOption } from "../cli/args.js";
+import type { SessionStore } from "@tern/session";
+import { AGENT_OPTIONS, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
 import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { loadHome } from "../config/settings.js";
+import { openStore, storeFailure, storeUrlFrom } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import { RunSurface } from "../render/run-surface.js";
@@ -13,7 +14,7 @@ import { colorEnabled, createStyle } from "../render/style.js";
 import { executeRun } from "../runtime/execute.js";
 import { type ResumePlan, resumePlan } from "../runtime/resume.js";
 import { openRuntime } from "../runtime/runtime.js";
-import { resolveSessionId, sessionFailure } from "../runtime/session-ids.js";
+import { resolveStoreSessionId, sessionFailure } from "../runtime/session-ids.js";
 import { showLines, toMarkdown } from "../sessions/transcript.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -42,13 +43,26 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<ExitCode>
         throw new UsageError(`unknown sessions command "${sub}"; use ls, show, resume, fork or export`);
     }
   } catch (error) {
-    throw sessionFailure(error);
+    throw sessionFailure(storeFailure(error));
   }
 }
 
-function storeFor(io: Io): { store: FileSessionStore; home: string } {
-  const { home } = loadHome(io);
-  return { store: new FileSessionStore({ home }), home };
+/** --store (the sessions commands that do not run an agent take it too). */
+const STORE_OPTION = { store: { type: "string" } } as const;
+
+/** Runs `work` with the store the flags, TERN_STORE or config.json name, then closes it. */
+async function withStore<T>(
+  io: Io,
+  values: OptionValues,
+  work: (store: SessionStore, resolveId: (text: string) => Promise<string>) => Promise<T>,
+): Promise<T> {
+  const { home, config } = loadHome(io);
+  const store = await openStore(storeUrlFrom(values, io.env, config.config), home);
+  try {
+    return await work(store, (text) => resolveStoreSessionId(store, home, text));
+  } finally {
+    await store.close?.();
+  }
 }
 
 function needId(positionals: string[], command: string): string {
@@ -62,13 +76,17 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs(
     "sessions ls",
     argv,
-    { all: { type: "boolean" }, json: { type: "boolean" }, cwd: { type: "string", short: "C" } },
+    {
+      all: { type: "boolean" },
+      json: { type: "boolean" },
+      cwd: { type: "string", short: "C" },
+      ...STORE_OPTION,
+    },
     0,
   );
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
-  const { store } = storeFor(io);
   const cwd = resolve(io.cwd, stringOption(values, "cwd") ?? ".");
-  const sessions = await store.list(values.all ? {} : { cwd });
+  const sessions = await withStore(io, values, (store) => store.list(values.all ? {} : { cwd }));
   if (values.json) {
     io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
     return 0;
@@ -99,10 +117,11 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
 }
 
 async function show(argv: string[], io: Io): Promise<ExitCode> {
-  const { values, positionals } = parseCommandArgs("sessions show", argv, {}, 1);
+  const { values, positionals } = parseCommandArgs("sessions show", argv, STORE_OPTION, 1);
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
-  const { store, home } = storeFor(io);
-  const session = await store.load(resolveSessionId(home, needId(positionals, "show")));
+  const session = await withStore(io, values, async (store, resolveId) =>
+    store.load(await resolveId(needId(positionals, "show"))),
+  );
   const style = createStyle(colorEnabled(io.stdout, io.env));
   for (const warning of session.warnings)
     io.stderr.write(`tern: warning: line ${warning.line}: ${warning.message}\n`);
@@ -111,10 +130,18 @@ async function show(argv: string[], io: Io): Promise<ExitCode> {
 }
 
 async function fork(argv: string[], io: Io): Promise<ExitCode> {
-  const { values, positionals } = parseCommandArgs("sessions fork", argv, {}, 2);
+  const { values, positionals } = parseCommandArgs("sessions fork", argv, STORE_OPTION, 2);
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
-  const { store, home } = storeFor(io);
-  const id = resolveSessionId(home, needId(positionals, "fork"));
+  return withStore(io, values, (store, resolveId) => forkIn(store, resolveId, positionals, io));
+}
+
+async function forkIn(
+  store: SessionStore,
+  resolveId: (text: string) => Promise<string>,
+  positionals: string[],
+  io: Io,
+): Promise<ExitCode> {
+  const id = await resolveId(needId(positionals, "fork"));
   let entryId = positionals[1];
   if (entryId !== undefined) {
     const source = await store.load(id);
@@ -140,16 +167,20 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs(
     "sessions export",
     argv,
-    { format: { type: "string", short: "f" }, output: { type: "string", short: "o" } },
+    { format: { type: "string", short: "f" }, output: { type: "string", short: "o" }, ...STORE_OPTION },
     1,
   );
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
   const format = stringOption(values, "format") ?? "jsonl";
   if (format !== "jsonl" && format !== "md")
     throw new UsageError(`--format must be jsonl or md (got ${JSON.stringify(format)})`);
-  const { store, home } = storeFor(io);
-  const session = await store.load(resolveSessionId(home, needId(positionals, "export")));
-  const text = format === "jsonl" ? readFileSync(session.path!, "utf8") : toMarkdown(session);
+  const text = await withStore(io, values, async (store, resolveId) => {
+    const id = await resolveId(needId(positionals, "export"));
+    if (format === "md") return toMarkdown(await store.load(id));
+    // The file store's file as it is; a database store's lines in the same format.
+    const jsonl = (store as { jsonl?: (id: string) => Promise<string> }).jsonl;
+    return jsonl ? jsonl.call(store, id) : readFileSync((await store.load(id)).path!, "utf8");
+  });
   const output = stringOption(values, "output");
   if (output !== undefined) {
     const path = resolve(io.cwd, output);

@@ -51,6 +51,8 @@ export interface TernConfig {
   strategy?: string;
   /** Models for plan steps the planner marks "fast" or "reasoning" ("provider/id"). */
   roles?: Record<string, string>;
+  /** Where sessions live: a postgres:// URL, or "file" (default). */
+  store?: string;
 }
 
 export interface LoadedConfig {
@@ -117,6 +119,7 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   sandbox: [oneOf(SANDBOX_PROFILES), `one of ${SANDBOX_PROFILES.join(", ")}`],
   allowNet: [isBoolean, "true or false"],
   strategy: [oneOf(RUN_STRATEGIES), `one of ${RUN_STRATEGIES.join(", ")}`],
+  store: [isString, 'a postgres:// URL or "file"'],
   roles: [isRoles, `an object of model ids ("provider/id") by role: ${MODEL_ROLES.join(", ")}`],
 };
 

@@ -28,6 +28,7 @@ import {
   type Toolset,
   ternHomeFrom,
 } from "./config-file.js";
+import { storeUrlFrom } from "./store.js";
 
 export { ANSWER_MODES, type AnswerMode, TOOL_MODES, TOOLSETS, type ToolMode, type Toolset };
 export const DEFAULT_MAX_TURNS = 50;
@@ -75,6 +76,8 @@ export interface AgentSettings extends Home {
   strategy: RunStrategy;
   /** "roles" in config.json: the models of plan steps hinted "fast" or "reasoning". */
   roles: Partial<Record<ModelRole, string>>;
+  /** --store / TERN_STORE / "store": a postgres:// URL; absent: the JSONL files under home. */
+  store?: string;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -149,6 +152,8 @@ export function resolveAgentSettings(
   if (system !== undefined) settings.system = system;
   if (sessionId !== undefined) settings.sessionId = sessionId;
   if (config.retry) settings.retry = config.retry;
+  const store = storeUrlFrom(values, env, config);
+  if (store !== undefined) settings.store = store;
   return settings;
 }
 

@@ -7,11 +7,11 @@ import { HookRegistry } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
 import {
   createSessionAgent,
-  FileSessionStore,
   type ResumedSession,
   resumeSession,
   type Session,
   type SessionBinding,
+  type SessionStore,
 } from "@tern/session";
 import {
   type AnyBuiltinTool,
@@ -26,9 +26,10 @@ import {
 import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
+import { openStore, storeFailure } from "../config/store.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { oneQuestionAtATime } from "./one-question.js";
-import { resolveSessionId, sessionFailure } from "./session-ids.js";
+import { resolveStoreSessionId, sessionFailure } from "./session-ids.js";
 
 export interface RuntimeOptions {
   settings: AgentSettings;
@@ -50,7 +51,7 @@ export interface Runtime {
   agent: Agent;
   session: Session;
   binding: SessionBinding;
-  store: FileSessionStore;
+  store: SessionStore;
   registry: ModelRegistry;
   model: Model;
   tools: AnyBuiltinTool[];
@@ -65,15 +66,16 @@ export interface Runtime {
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { settings, env, warn } = options;
-  const store = new FileSessionStore({ home: settings.home });
+  const store = await openStore(settings.store, settings.home, { warn });
   const registry = createRegistry(settings, warn);
   let resumed: ResumedSession | undefined;
   if (settings.sessionId !== undefined) {
-    const id = resolveSessionId(settings.home, settings.sessionId);
     try {
+      const id = await resolveStoreSessionId(store, settings.home, settings.sessionId);
       resumed = await resumeSession(store, id);
     } catch (error) {
-      throw sessionFailure(error);
+      await store.close?.();
+      throw sessionFailure(storeFailure(error));
     }
   }
   try {
@@ -102,14 +104,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     return build(options, { store, registry, model, cwd, session, resumed, sandbox, sandboxOptions });
   } catch (error) {
     await resumed?.session.close();
-    throw sessionFailure(error);
+    await store.close?.();
+    throw sessionFailure(storeFailure(error));
   }
 }
 
 function build(
   options: RuntimeOptions,
   parts: {
-    store: FileSessionStore;
+    store: SessionStore;
     registry: ModelRegistry;
     model: Model;
     cwd: string;
@@ -165,7 +168,11 @@ function build(
       if (closed) return;
       closed = true;
       binding.detach();
-      await session.close();
+      try {
+        await session.close();
+      } finally {
+        await parts.store.close?.();
+      }
     },
   };
 }
