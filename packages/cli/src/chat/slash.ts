@@ -6,7 +6,7 @@ import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../confi
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { resolveSessionId } from "../runtime/session-ids.js";
+import { resolveStoreSessionId } from "../runtime/session-ids.js";
 
 export interface SlashContext {
   runtime: Runtime;
@@ -66,7 +66,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return listSessions(ctx);
     case "/resume":
       if (!arg) return print(style.yellow("usage: /resume ID (see /sessions)"));
-      return ctx.switchSession(resolveSessionId(ctx.home, arg), "resume");
+      return ctx.switchSession(await resolveStoreSessionId(ctx.runtime.store, ctx.home, arg), "resume");
     case "/fork":
       return ctx.switchSession(arg, "fork");
     case "/tools":
