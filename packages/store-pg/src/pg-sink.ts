@@ -94,14 +94,16 @@ export class PgSink implements SessionSink {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    const { pool, header, holder } = this.options;
     try {
       await this.flush();
-    } finally {
-      if (!(this.failure instanceof PgStoreError && this.failure.code === "lease_lost")) {
-        const { pool, header, holder } = this.options;
-        await withRetry(() => releaseLease(pool, header.id, holder), this.retry("releasing the lease"));
-      }
+    } catch (error) {
+      // Failed already (lease lost, or the database gone past the retry window): one try to free
+      // the lease, so a healthy database lets the next writer in at once; it expires otherwise.
+      await releaseLease(pool, header.id, holder).catch(() => {});
+      throw error;
     }
+    await withRetry(() => releaseLease(pool, header.id, holder), this.retry("releasing the lease"));
   }
 
   private startWriter(): void {
