@@ -58,6 +58,7 @@ export {
   summarize,
   summarizeEntries,
   summaryOf,
+  unreadableSummary,
 } from "./summary.js";
 export { SessionTree } from "./tree.js";
 export * from "./types.js";

@@ -84,9 +84,14 @@ export function summarizeParsed(
 }
 
 export function unreadable(path: string, error: string): SessionSummary {
+  return unreadableSummary(basename(path, ".jsonl"), error, path);
+}
+
+/** The list line of a session that could not be read: its id and why; `path` for file stores. */
+export function unreadableSummary(id: string, error: string, path?: string): SessionSummary {
   return {
-    id: basename(path, ".jsonl"),
-    path,
+    id,
+    ...(path !== undefined ? { path } : {}),
     cwd: "",
     title: "",
     created: "",

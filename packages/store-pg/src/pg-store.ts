@@ -22,6 +22,7 @@ import {
   type StoreHealth,
   type SummaryState,
   summaryOf,
+  unreadableSummary,
 } from "@tern/session";
 import pg from "pg";
 import { isConnectionError, messageOf, PgStoreError } from "./errors.js";
@@ -188,16 +189,7 @@ export class PgSessionStore implements SessionStore {
       try {
         return summaryOf(JSON.parse(row.header) as SessionHeader, row.summary);
       } catch (error) {
-        return {
-          id: row.id,
-          cwd: "",
-          title: "",
-          created: "",
-          updated: "",
-          messageCount: 0,
-          cost: 0,
-          error: messageOf(error),
-        };
+        return unreadableSummary(row.id, messageOf(error));
       }
     });
   }
