@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
-import { startServe } from "./support/serve.js";
+import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 const PASSWORD = "pg-Pa55-secret";
@@ -89,8 +89,8 @@ describe("tern with a PostgreSQL session store", () => {
     expect(files.stdout).toContain("no sessions yet");
   });
 
-  it("serve reports the store on /healthz: ok with its schema version, 503 once the database is gone", async () => {
-    server = await startLoopbackServer([]);
+  it("serve runs sessions in the database; /healthz reports the store: ok with its schema version, 503 once the database is gone", async () => {
+    server = await startLoopbackServer([textReply("Served from PostgreSQL.")]);
     const { base, proc } = await startServe(
       [
         "--port",
@@ -112,6 +112,17 @@ describe("tern with a PostgreSQL session store", () => {
       ok: true,
       store: { kind: "postgres", ok: true, schemaVersion: 1 },
     });
+
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
+    const created = await post("/api/sessions", {});
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { session: { id: string } }).session.id;
+    const frames = await sseReader(await post(`/api/sessions/${id}/messages`, { content: "hello" })).all();
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Served from PostgreSQL." } });
+    // Another process reads the session from the database.
+    const shown = await runTern(["sessions", "show", id, "--store", storeUrl()], { env: env() });
+    expect(shown.stdout).toContain("Served from PostgreSQL.");
     await pg.stop();
     try {
       const down = await fetch(`${base}/healthz`);
@@ -122,6 +133,9 @@ describe("tern with a PostgreSQL session store", () => {
     } finally {
       await pg.start();
     }
+    // Stopped while the database is up: closing its open session frees the session's lease.
+    proc.child.kill("SIGTERM");
+    expect((await proc.done).code).toBe(0);
   });
 
   it("a database that is not there: every command stops at start with exit 2, naming it without the password", async () => {
