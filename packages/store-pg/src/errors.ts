@@ -9,7 +9,9 @@ export type PgStoreErrorCode =
   /** The schema is newer than this code knows, or a migration failed. */
   | "schema"
   /** Another writer took this session over (this one was gone longer than the lease). */
-  | "lease_lost";
+  | "lease_lost"
+  /** The database refused a write for another reason than the connection (disk full, permissions). */
+  | "write_failed";
 
 export class PgStoreError extends Error {
   override name = "PgStoreError";

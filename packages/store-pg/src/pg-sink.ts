@@ -125,7 +125,7 @@ export class PgSink implements SessionSink {
         error instanceof PgStoreError
           ? error
           : new PgStoreError(
-              "unreachable",
+              "write_failed",
               `session ${this.options.header.id}: append failed: ${messageOf(error)}`,
             );
     }

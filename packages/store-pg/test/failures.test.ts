@@ -43,12 +43,17 @@ describe("a database that is not there", () => {
   it("mid-run: appends wait out a database restart, and the run finishes with nothing lost or doubled", async () => {
     const logged: string[] = [];
     let restarting: Promise<void> | undefined;
+    /** Set once a stop has completed, cleared when the restart begins: one start per stop. */
+    let down = false;
     const store = await PgSessionStore.connect({
       url: urlWithPassword(),
       log: (message) => {
         logged.push(message);
-        // The writer noticed the outage: bring the database back.
-        restarting ??= cluster.start();
+        // The writer retries a write while the database is down: bring it back.
+        if (down && /appending to the session.*retry/.test(message)) {
+          down = false;
+          restarting = cluster.start();
+        }
       },
     });
     try {
@@ -67,8 +72,8 @@ describe("a database that is not there", () => {
         parameters: { type: "object", properties: {} },
         async execute() {
           await restarting;
-          restarting = undefined;
           await cluster.stop();
+          down = true;
           return "stopped";
         },
       };

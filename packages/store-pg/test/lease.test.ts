@@ -6,8 +6,8 @@ import { spawnTs, waitForLine } from "../../session/test/support/spawn.js";
 import { PgStoreError } from "../src/errors.js";
 import { PgSessionStore } from "../src/pg-store.js";
 
-/** Short enough that the takeover test waits little, long enough that heartbeats keep a live holder's. */
-const LEASE_MS = 3_000;
+/** Short enough that the takeover test waits little; long enough that a loaded machine still renews a live holder's (every third of it). */
+const LEASE_MS = 8_000;
 const POLL_MS = 200;
 
 let pg: TestPostgres;

@@ -46,8 +46,14 @@ export async function openStore(
   }
 }
 
-/** PgStoreErrors as CLI errors: unreachable or an unusable schema at start is exit 2. */
+/** Codes of a store that cannot be used at all (exit 2); the others are a failed run (exit 1). */
+const SETUP_FAILURES = new Set(["unreachable", "schema"]);
+
+/** PgStoreErrors as CLI errors: unreachable or an unusable schema is exit 2. */
 export function storeFailure(error: unknown): unknown {
   if (!(error instanceof Error) || error.name !== "PgStoreError") return error;
-  return new CliError(error.message, (error as Error & { code?: string }).code === "lease_lost" ? 1 : 2);
+  return new CliError(
+    error.message,
+    SETUP_FAILURES.has((error as Error & { code?: string }).code ?? "") ? 2 : 1,
+  );
 }
