@@ -36,6 +36,11 @@ const MAX_KILLS_FACTOR = 4;
 const MAX_MESSAGES_BEFORE_KILL = 30;
 /** Then after up to this many ms more, so the kill also lands inside writes and tool calls. */
 const MAX_JITTER_MS = 4;
+/**
+ * The PostgreSQL child prints its messages at each turn's flush, so a kill placed after a print
+ * starts at a turn boundary: a wider jitter lets it land in the next turn's tool calls too.
+ */
+const PG_MAX_JITTER_MS = 40;
 const CONCURRENCY = 4;
 /** Ceiling for a hang; the work itself takes a fraction of this even on a busy machine. */
 const CEILING_MS = 300_000;
@@ -121,18 +126,27 @@ function runAndKill(
 }
 
 let pg: TestPostgres | undefined;
-afterAll(async () => pg?.dispose());
+let pgStore: PgSessionStore | undefined;
+afterAll(async () => {
+  await pgStore?.close();
+  await pg?.dispose();
+});
 
 /** The store the test reads with, what the child is told, and how many kills. */
 async function setupKind(
   kind: "file" | "postgres",
-): Promise<{ store: SessionStore; args: string[]; kills: number }> {
+): Promise<{ store: SessionStore; args: string[]; kills: number; jitter: number }> {
   if (kind === "file")
-    return { store: new FileSessionStore({ home: home.home, fsync: "never" }), args: [], kills: KILLS };
+    return {
+      store: new FileSessionStore({ home: home.home, fsync: "never" }),
+      args: [],
+      kills: KILLS,
+      jitter: MAX_JITTER_MS,
+    };
   pg = await startTestPostgres();
   const store = await PgSessionStore.connect({ url: pg.url, leaseMs: PG_LEASE_MS });
-  afterAll(() => store.close());
-  return { store, args: [pg.url, String(PG_LEASE_MS)], kills: PG_KILLS };
+  pgStore = store;
+  return { store, args: [pg.url, String(PG_LEASE_MS)], kills: PG_KILLS, jitter: PG_MAX_JITTER_MS };
 }
 
 /** resumeSession, waiting out the lease a killed child left (the file store takes a dead pid's lock at once). */
@@ -152,7 +166,7 @@ describe.each(["file", "postgres"] as const)("crash safety: the %s store", (kind
     `survives SIGKILLs at random points: sessions load, printed messages are there, runs resume`,
     async () => {
       const command = await childArgs();
-      const { store, args, kills } = await setupKind(kind);
+      const { store, args, kills, jitter } = await setupKind(kind);
       const minContinued = Math.ceil(kills * MIN_CONTINUED_SHARE);
       const seen = { kills: 0, printedMessages: 0, repairedCalls: 0, continued: 0 };
       const enough = () => seen.kills >= kills && seen.continued >= minContinued && seen.repairedCalls > 0;
@@ -206,7 +220,7 @@ describe.each(["file", "postgres"] as const)("crash safety: the %s store", (kind
           const n = ++started;
           const seed = (n * 2654435761) % 2147483647;
           const afterMessages = 1 + (seed % MAX_MESSAGES_BEFORE_KILL);
-          const jitterMs = Math.floor(Math.random() * (MAX_JITTER_MS + 1));
+          const jitterMs = Math.floor(Math.random() * (jitter + 1));
           const log = await runAndKill(command, args, seed, afterMessages, jitterMs);
           seen.kills++;
           await verify(log);

@@ -23,14 +23,22 @@ export interface AnyStorePerTest {
 }
 
 let cluster: Promise<TestPostgres> | undefined;
+let disposal = false;
 
-/** One cluster for the whole test file, stopped after it. */
+/** One cluster for the whole test file, started by the first test that needs it. */
 function sharedPostgres(): Promise<TestPostgres> {
-  if (!cluster) {
-    cluster = startTestPostgres();
-    afterAll(async () => (await cluster)?.dispose());
-  }
+  cluster ??= startTestPostgres();
   return cluster;
+}
+
+/** Stops the file's cluster after its tests. Registered while the file is collected (a hook added from inside another hook never runs). */
+function disposeAfterFile(): void {
+  if (disposal) return;
+  disposal = true;
+  afterAll(async () => {
+    await (await cluster)?.dispose();
+    cluster = undefined;
+  });
 }
 
 export function storeOfKind(kind: StoreKind, options: () => SessionOptions = () => ({})): AnyStorePerTest {
@@ -45,6 +53,7 @@ export function storeOfKind(kind: StoreKind, options: () => SessionOptions = () 
       open: fx.open,
     };
   }
+  disposeAfterFile();
   let pg: TestPostgres | undefined;
   let store: PgSessionStore | undefined;
   const extra: PgSessionStore[] = [];
