@@ -8,6 +8,7 @@ import { serverBench } from "./server.js";
 import { sessionBench } from "./session.js";
 import { sessionListBench } from "./session-list.js";
 import { startupBench } from "./startup.js";
+import { storePgBench } from "./store-pg.js";
 import { telemetryBench } from "./telemetry.js";
 import { webPaintBench } from "./web-paint.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
@@ -29,6 +30,7 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "idle-agents": { title: "memory of idle Agents", run: idleAgentsBench },
   session: { title: "session appends and load (10,000 and 100,000 entries)", run: sessionBench },
   "session-list": { title: "session listing (1,000 sessions of ~164 KB)", run: sessionListBench },
+  "store-pg": { title: "session store: per-event append cost, PostgreSQL vs file", run: storePgBench },
   startup: { title: "tern start-up: --version and --help against bare node", run: startupBench },
   "extract-json": { title: "extractJson on adversarial brackets (linear work)", run: extractJsonBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },

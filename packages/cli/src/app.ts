@@ -17,6 +17,7 @@ const COMMANDS = [
   "serve",
   "mcp",
   "worker",
+  "store",
   "help",
   "version",
 ];
@@ -62,6 +63,8 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
         return await (await import("./commands/mcp.js")).mcpCommand(rest, io);
       case "worker":
         return await (await import("./commands/cluster.js")).workerCommand(rest, io);
+      case "store":
+        return await (await import("./commands/store.js")).storeCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

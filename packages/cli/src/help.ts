@@ -37,6 +37,8 @@ MCP servers ($TERN_HOME/mcp.json, the workspace's .mcp.json; see tern mcp --help
       --no-mcp             start no MCP server
       --mcp-sandbox        run local MCP servers under the bash sandbox (workspace writable, no
                            network unless --allow-net); default: with your privileges, unconfined
+      --store URL          keep sessions in PostgreSQL (postgres://user@host:port/db; also TERN_STORE
+                           or "store" in config.json) instead of the files under TERN_HOME
       --debug              stack traces and provider details on errors`;
 
 export const HELP: Record<string, string> = {
@@ -53,10 +55,11 @@ Usage:
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
   tern mcp ls|approve|serve    MCP servers: their state and tools, approving a project's, tern as one
   tern worker                  runs a cluster's queued runs (--store postgres://…; docs/scaling.md)
+  tern store status|migrate    the PostgreSQL session store's schema (--store URL)
 
 Options: tern <command> --help.   Version: tern --version
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
-TERN_HOME (default ~/.tern: sessions, config.json), NO_COLOR.`,
+TERN_HOME (default ~/.tern: sessions, config.json), TERN_STORE (a postgres:// session store), NO_COLOR.`,
 
   run: `Usage: tern run [options] [PROMPT]
 
@@ -93,7 +96,15 @@ ${AGENT_OPTIONS}`,
   tern sessions export ID --format jsonl|md [--output FILE]
   tern sessions export ID --cassette [--output FILE]   the cassette it was recorded with
 
-An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.`,
+An ID may be shortened to any unique prefix. resume takes the model and loop options of tern run.
+Each takes --store URL (or TERN_STORE) to use a PostgreSQL session store.`,
+
+  store: `Usage: tern store status|migrate [--store URL] [--json]
+
+The PostgreSQL session store's schema. status prints its version and pending migrations (exit 1
+while any are pending); migrate applies them (every node also does on start, safely at once).
+URL: --store postgres://user@host:port/db, else TERN_STORE, else "store" in config.json.
+Credentials come only from the URL or the PG* variables and are never printed.`,
 
   usage: `Usage: tern usage [--since WHEN] [--by model|day|session|purpose] [--json] [-C DIR]
 

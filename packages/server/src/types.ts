@@ -161,8 +161,11 @@ export interface AgentConfig
 
 export interface EngineOptions {
   models: ModelCatalog;
-  /** Default: a FileSessionStore under `home` ($TERN_HOME, else ~/.tern). */
-  store?: SessionStore;
+  /**
+   * Default: a FileSessionStore under `home` ($TERN_HOME, else ~/.tern). A function gets the
+   * engine's id source (a client may choose a new session's id) and returns the store to use.
+   */
+  store?: SessionStore | ((newSessionId: () => string) => SessionStore);
   home?: string;
   /** For the default store: when appends reach the disk (default "turn"). */
   fsync?: FsyncMode;

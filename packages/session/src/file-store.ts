@@ -12,6 +12,7 @@ import {
   loadFileSession,
   openFileSession,
 } from "./file-session.js";
+import { forkSession } from "./fork.js";
 import { clearStaleLock, liveLockOwner } from "./lock.js";
 import type { Session } from "./session.js";
 import { listSessionDirectory } from "./session-index.js";
@@ -21,6 +22,7 @@ import type {
   SessionHeader,
   SessionStore,
   SessionSummary,
+  StoreHealth,
 } from "./types.js";
 import { SESSION_FORMAT_VERSION } from "./types.js";
 
@@ -114,27 +116,11 @@ export class FileSessionStore implements SessionStore {
 
   /** A new session whose header points to `id`, holding a copy of its path up to `entryId`. */
   async fork(id: string, options: ForkOptions = {}): Promise<Session> {
-    const source = await this.load(id);
-    const entryId = options.entryId ?? source.leafId;
-    if (entryId !== null && !source.getEntry(entryId))
-      throw new SessionError("invalid", `cannot fork ${id}: no entry "${entryId}"`, source.path);
-    const fork = await this.create({
-      cwd: options.cwd ?? source.header.cwd,
-      parentSession: {
-        id,
-        ...(source.path ? { path: source.path } : {}),
-        ...(entryId !== null ? { entryId } : {}),
-      },
-    });
-    const copied = source.pathTo(entryId);
-    for (const entry of copied) fork.copyEntry(entry);
-    // Labels set on other branches still name entries of this path: carry them over.
-    for (const entry of copied) {
-      const label = source.getLabel(entry.id);
-      if (label !== undefined && fork.getLabel(entry.id) !== label) fork.setLabel(entry.id, label);
-    }
-    await fork.flush();
-    return fork;
+    return forkSession(this, id, options);
+  }
+
+  async health(): Promise<StoreHealth> {
+    return { kind: "file", ok: true };
   }
 
   private find(id: string): string {
@@ -162,7 +148,8 @@ export class FileSessionStore implements SessionStore {
   }
 }
 
-function checkId(id: string): string {
+/** Session ids come from clients: letters, digits, `.`, `_`, `-`; never a path. */
+export function checkId(id: string): string {
   // Ids come from clients: never let one walk out of the store.
   if (!SAFE_ID.test(id)) throw new SessionError("invalid", `invalid session id ${JSON.stringify(id)}`);
   return id;

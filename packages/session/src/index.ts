@@ -16,7 +16,14 @@ export {
   openFileSession,
   readSessionFile,
 } from "./file-session.js";
-export { encodeCwd, FileSessionStore, type FileSessionStoreOptions, ternHome } from "./file-store.js";
+export {
+  checkId as checkSessionId,
+  encodeCwd,
+  FileSessionStore,
+  type FileSessionStoreOptions,
+  ternHome,
+} from "./file-store.js";
+export { forkSession } from "./fork.js";
 export {
   acquireLock,
   clearStaleLock,
@@ -44,6 +51,14 @@ export {
 } from "./repair.js";
 export { type ResumedSession, resumeSession } from "./resume.js";
 export { type CompactionInput, Session, type SessionInit, type SessionSink } from "./session.js";
-export { summarize, summarizeEntries } from "./summary.js";
+export {
+  emptySummaryState,
+  foldLine,
+  type SummaryState,
+  summarize,
+  summarizeEntries,
+  summaryOf,
+  unreadableSummary,
+} from "./summary.js";
 export { SessionTree } from "./tree.js";
 export * from "./types.js";

@@ -41,14 +41,15 @@ export function foldLine(state: SummaryState, line: { type?: unknown; timestamp?
   if (message?.role === "user" && state.firstUser === undefined) state.firstUser = shorten(textOf(message));
 }
 
-export function summaryOf(header: SessionHeader, state: SummaryState, path: string): SessionSummary {
+/** `path` is the file, for file stores; database stores have none. */
+export function summaryOf(header: SessionHeader, state: SummaryState, path?: string): SessionSummary {
   const updated = [state.lastEntry, state.lastEvent, header.created]
     .filter((value): value is string => value !== undefined)
     .sort()
     .at(-1)!;
   return {
     id: header.id,
-    path,
+    ...(path !== undefined ? { path } : {}),
     cwd: header.cwd,
     title: state.name ?? state.firstUser ?? "",
     created: header.created,
@@ -83,9 +84,14 @@ export function summarizeParsed(
 }
 
 export function unreadable(path: string, error: string): SessionSummary {
+  return unreadableSummary(basename(path, ".jsonl"), error, path);
+}
+
+/** The list line of a session that could not be read: its id and why; `path` for file stores. */
+export function unreadableSummary(id: string, error: string, path?: string): SessionSummary {
   return {
-    id: basename(path, ".jsonl"),
-    path,
+    id,
+    ...(path !== undefined ? { path } : {}),
     cwd: "",
     title: "",
     created: "",

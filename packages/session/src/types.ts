@@ -228,10 +228,22 @@ export interface ForkOptions {
   cwd?: string;
 }
 
+/** What `/healthz` and `tern store status` say about a store. */
+export interface StoreHealth {
+  /** "file" for the JSONL store, "postgres" for @tern/store-pg. */
+  kind: string;
+  ok: boolean;
+  /** The database's schema version (database stores). */
+  schemaVersion?: number;
+  /** Why it is not ok, with any password redacted. */
+  error?: string;
+}
+
 /**
- * Where sessions live. The file store is the default; a database-backed store implements the
- * same methods. Sessions returned by `create`, `open` and `fork` hold the single-writer lock until
- * `close()`; `load` returns a read-only snapshot and takes no lock.
+ * Where sessions live. The JSONL file store (FileSessionStore) is the embedded default; the
+ * PostgreSQL store (@tern/store-pg) implements the same methods, so callers switch stores by
+ * constructor only. Sessions returned by `create`, `open` and `fork` hold the single-writer lock
+ * until `close()`; `load` returns a read-only snapshot and takes no lock.
  */
 export interface SessionStore {
   create(options?: CreateSessionOptions): Promise<Session>;
@@ -240,4 +252,8 @@ export interface SessionStore {
   list(filter?: { cwd?: string }): Promise<SessionSummary[]>;
   delete(id: string): Promise<void>;
   fork(id: string, options?: ForkOptions): Promise<Session>;
+  /** Whether the store is reachable (a file store always is). */
+  health?(): Promise<StoreHealth>;
+  /** Releases connections (database stores); sessions should be closed first. */
+  close?(): Promise<void>;
 }

@@ -1,6 +1,7 @@
-// Real child processes run agents that persist through the file store and are killed with SIGKILL
-// at random points of their runs. Afterwards every file loads, every message the child saw written
-// is there, and every interrupted run resumes to completion in this process.
+// Real child processes run agents that persist through the file store (and the PostgreSQL store)
+// and are killed with SIGKILL at random points of their runs. Afterwards every session loads,
+// every message the child saw written (acknowledged) is there, and every interrupted run resumes
+// to completion in this process.
 // Kills are placed by what the child has done (after its n-th written message), never by a clock,
 // and the test keeps killing until it has the kills it needs, so a slow machine only makes it
 // take longer.
@@ -9,24 +10,37 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Message } from "@tern/ai";
 import { createFaux } from "@tern/ai";
+import { PgSessionStore } from "@tern/store-pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileSessionStore } from "../src/file-store.js";
 import { createSessionAgent } from "../src/persist-agent.js";
 import { INTERRUPTED_RESULT } from "../src/repair.js";
 import { resumeSession } from "../src/resume.js";
+import type { SessionStore } from "../src/types.js";
 import { slowEcho, transcriptProblems } from "./support/agent.js";
 import { tempHome } from "./support/helpers.js";
+import { startTestPostgres, type TestPostgres } from "./support/postgres.js";
 import { REPO_ROOT } from "./support/spawn.js";
 
 const KILLS = Number(process.env.TERN_CRASH_KILLS ?? 50);
-/** At least this many kills must land mid-run (the session needs a continue after repair). */
-const MIN_CONTINUED = Math.ceil(KILLS / 5);
-/** A generous cap: kills placed after a written message nearly always land mid-run. */
-const MAX_KILLS = KILLS * 4;
+/** The PostgreSQL run: each kill leaves a lease to wait out, so fewer kills. */
+const PG_KILLS = Number(process.env.TERN_CRASH_PG_KILLS ?? 10);
+/** A killed child's lease blocks its session this long; short, so resuming waits little. */
+const PG_LEASE_MS = 1_000;
+const LOCKED_POLL_MS = 100;
+/** At least this share of the kills must land mid-run (the session needs a continue after repair). */
+const MIN_CONTINUED_SHARE = 1 / 5;
+/** A generous cap on kills: placed after a written message, they nearly always land mid-run. */
+const MAX_KILLS_FACTOR = 4;
 /** A child is killed after its n-th written message, n in 1..this (its first sessions). */
 const MAX_MESSAGES_BEFORE_KILL = 30;
 /** Then after up to this many ms more, so the kill also lands inside writes and tool calls. */
 const MAX_JITTER_MS = 4;
+/**
+ * The PostgreSQL child prints its messages at each turn's flush, so a kill placed after a print
+ * starts at a turn boundary: a wider jitter lets it land in the next turn's tool calls too.
+ */
+const PG_MAX_JITTER_MS = 40;
 const CONCURRENCY = 4;
 /** Ceiling for a hang; the work itself takes a fraction of this even on a busy machine. */
 const CEILING_MS = 300_000;
@@ -72,12 +86,13 @@ interface ChildLog {
 /** Runs one child, kills it `jitterMs` after its `afterMessages`-th written message, returns what it printed. */
 function runAndKill(
   command: string[],
+  extraArgs: string[],
   seed: number,
   afterMessages: number,
   jitterMs: number,
 ): Promise<ChildLog> {
   const log: ChildLog = { sessions: [], messages: new Map(), done: new Set() };
-  const child: ChildProcess = spawn(process.execPath, [...command, home.home, String(seed)], {
+  const child: ChildProcess = spawn(process.execPath, [...command, home.home, String(seed), ...extraArgs], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -110,14 +125,51 @@ function runAndKill(
   });
 }
 
-describe("crash safety", () => {
+let pg: TestPostgres | undefined;
+let pgStore: PgSessionStore | undefined;
+afterAll(async () => {
+  await pgStore?.close();
+  await pg?.dispose();
+});
+
+/** The store the test reads with, what the child is told, and how many kills. */
+async function setupKind(
+  kind: "file" | "postgres",
+): Promise<{ store: SessionStore; args: string[]; kills: number; jitter: number }> {
+  if (kind === "file")
+    return {
+      store: new FileSessionStore({ home: home.home, fsync: "never" }),
+      args: [],
+      kills: KILLS,
+      jitter: MAX_JITTER_MS,
+    };
+  pg = await startTestPostgres();
+  const store = await PgSessionStore.connect({ url: pg.url, leaseMs: PG_LEASE_MS });
+  pgStore = store;
+  return { store, args: [pg.url, String(PG_LEASE_MS)], kills: PG_KILLS, jitter: PG_MAX_JITTER_MS };
+}
+
+/** resumeSession, waiting out the lease a killed child left (the file store takes a dead pid's lock at once). */
+async function resumeWhenFree(store: SessionStore, id: string) {
+  for (;;) {
+    try {
+      return await resumeSession(store, id);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "locked") throw error;
+      await new Promise((resolve) => setTimeout(resolve, LOCKED_POLL_MS));
+    }
+  }
+}
+
+describe.each(["file", "postgres"] as const)("crash safety: the %s store", (kind) => {
   it(
-    `survives ${KILLS} SIGKILLs at random points: files load, printed messages are there, runs resume`,
+    `survives SIGKILLs at random points: sessions load, printed messages are there, runs resume`,
     async () => {
       const command = await childArgs();
-      const store = new FileSessionStore({ home: home.home, fsync: "never" });
+      const { store, args, kills, jitter } = await setupKind(kind);
+      const minContinued = Math.ceil(kills * MIN_CONTINUED_SHARE);
       const seen = { kills: 0, printedMessages: 0, repairedCalls: 0, continued: 0 };
-      const enough = () => seen.kills >= KILLS && seen.continued >= MIN_CONTINUED && seen.repairedCalls > 0;
+      const enough = () => seen.kills >= kills && seen.continued >= minContinued && seen.repairedCalls > 0;
 
       const sessions: string[] = [];
       /** Checks one killed child's sessions: each loads undamaged and resumes to completion. */
@@ -137,7 +189,7 @@ describe("crash safety", () => {
           }
 
           // Resume: repair, then continue with a fresh scripted model until the run completes.
-          const resumed = await resumeSession(store, id);
+          const resumed = await resumeWhenFree(store, id);
           seen.repairedCalls += resumed.repair.appended.length;
           for (const appended of resumed.repair.appended)
             expect(appended.content).toEqual([{ type: "text", text: INTERRUPTED_RESULT }]);
@@ -164,12 +216,12 @@ describe("crash safety", () => {
 
       let started = 0;
       const worker = async () => {
-        while (!enough() && started < MAX_KILLS) {
+        while (!enough() && started < kills * MAX_KILLS_FACTOR) {
           const n = ++started;
           const seed = (n * 2654435761) % 2147483647;
           const afterMessages = 1 + (seed % MAX_MESSAGES_BEFORE_KILL);
-          const jitterMs = Math.floor(Math.random() * (MAX_JITTER_MS + 1));
-          const log = await runAndKill(command, seed, afterMessages, jitterMs);
+          const jitterMs = Math.floor(Math.random() * (jitter + 1));
+          const log = await runAndKill(command, args, seed, afterMessages, jitterMs);
           seen.kills++;
           await verify(log);
         }
@@ -180,11 +232,11 @@ describe("crash safety", () => {
       const listed = new Set((await store.list()).map((summary) => summary.id));
       expect(sessions.filter((id) => !listed.has(id))).toEqual([]);
       // Reached before the cap: the kills landed in the middle of runs, not only between them.
-      expect(seen.kills).toBeGreaterThanOrEqual(KILLS);
-      expect(seen.continued).toBeGreaterThanOrEqual(MIN_CONTINUED);
+      expect(seen.kills).toBeGreaterThanOrEqual(kills);
+      expect(seen.continued).toBeGreaterThanOrEqual(minContinued);
       expect(seen.repairedCalls).toBeGreaterThan(0);
       console.log(
-        `crash test: ${seen.kills} kills, ${sessions.length} sessions, ${seen.printedMessages} printed messages found, ` +
+        `crash test (${kind}): ${seen.kills} kills, ${sessions.length} sessions, ${seen.printedMessages} printed messages found, ` +
           `${seen.continued} runs continued, ${seen.repairedCalls} tool calls repaired`,
       );
     },

@@ -8,7 +8,7 @@ import { instructionLabels } from "../render/instructions.js";
 import { mcpStatusLines } from "../render/mcp-status.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { resolveSessionId } from "../runtime/session-ids.js";
+import { resolveStoreSessionId } from "../runtime/session-ids.js";
 import { expandCommand, loadCustomCommands } from "./custom-commands.js";
 import { rewindCommand } from "./rewind-command.js";
 
@@ -87,7 +87,7 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return clear(ctx);
     case "/resume":
       if (!arg) return print(style.yellow("usage: /resume ID (see /sessions)"));
-      return ctx.switchSession(resolveSessionId(ctx.home, arg), "resume");
+      return ctx.switchSession(await resolveStoreSessionId(ctx.runtime.store, ctx.home, arg), "resume");
     case "/fork":
       return ctx.switchSession(arg, "fork");
     case "/tools":

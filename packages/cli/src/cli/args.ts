@@ -47,6 +47,7 @@ export const AGENT_OPTIONS: OptionSpecs = {
   "mcp-config": { type: "string", multiple: true },
   "no-mcp": { type: "boolean" },
   "mcp-sandbox": { type: "boolean" },
+  store: { type: "string" },
 };
 
 /** Options every command takes. */

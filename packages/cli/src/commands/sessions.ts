@@ -1,11 +1,12 @@
 // `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | rewind ID [--to N] | export ID --format jsonl|md | --cassette`.
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { FileSessionStore } from "@tern/session";
-import { AGENT_OPTIONS, parseCommandArgs, stringOption } from "../cli/args.js";
+import type { SessionStore } from "@tern/session";
+import { AGENT_OPTIONS, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
 import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { loadHome } from "../config/settings.js";
+import { openStore, storeFailure, storeUrlFrom } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import { rewindLines } from "../render/rewind-lines.js";
@@ -14,7 +15,7 @@ import { colorEnabled, createStyle } from "../render/style.js";
 import { executeRun } from "../runtime/execute.js";
 import { type ResumePlan, resumePlan } from "../runtime/resume.js";
 import { openRuntime } from "../runtime/runtime.js";
-import { resolveSessionId, sessionFailure } from "../runtime/session-ids.js";
+import { resolveStoreSessionId, sessionFailure } from "../runtime/session-ids.js";
 import { sessionCassette } from "../sessions/cassette-export.js";
 import { type RewindWhat, rewindSession, turnsOf } from "../sessions/rewind.js";
 import { showLines, toMarkdown } from "../sessions/transcript.js";
@@ -49,13 +50,26 @@ export async function sessionsCommand(argv: string[], io: Io): Promise<ExitCode>
         );
     }
   } catch (error) {
-    throw sessionFailure(error);
+    throw sessionFailure(storeFailure(error));
   }
 }
 
-function storeFor(io: Io): { store: FileSessionStore; home: string } {
-  const { home } = loadHome(io);
-  return { store: new FileSessionStore({ home }), home };
+/** --store (the sessions commands that do not run an agent take it too). */
+const STORE_OPTION = { store: { type: "string" } } as const;
+
+/** Runs `work` with the store the flags, TERN_STORE or config.json name, then closes it. */
+async function withStore<T>(
+  io: Io,
+  values: OptionValues,
+  work: (store: SessionStore, resolveId: (text: string) => Promise<string>) => Promise<T>,
+): Promise<T> {
+  const { home, config } = loadHome(io);
+  const store = await openStore(storeUrlFrom(values, io.env, config.config), home);
+  try {
+    return await work(store, (text) => resolveStoreSessionId(store, home, text));
+  } finally {
+    await store.close?.();
+  }
 }
 
 function needId(positionals: string[], command: string): string {
@@ -69,13 +83,17 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs(
     "sessions ls",
     argv,
-    { all: { type: "boolean" }, json: { type: "boolean" }, cwd: { type: "string", short: "C" } },
+    {
+      all: { type: "boolean" },
+      json: { type: "boolean" },
+      cwd: { type: "string", short: "C" },
+      ...STORE_OPTION,
+    },
     0,
   );
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
-  const { store } = storeFor(io);
   const cwd = resolve(io.cwd, stringOption(values, "cwd") ?? ".");
-  const sessions = await store.list(values.all ? {} : { cwd });
+  const sessions = await withStore(io, values, (store) => store.list(values.all ? {} : { cwd }));
   if (values.json) {
     io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
     return 0;
@@ -106,10 +124,11 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
 }
 
 async function show(argv: string[], io: Io): Promise<ExitCode> {
-  const { values, positionals } = parseCommandArgs("sessions show", argv, {}, 1);
+  const { values, positionals } = parseCommandArgs("sessions show", argv, STORE_OPTION, 1);
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
-  const { store, home } = storeFor(io);
-  const session = await store.load(resolveSessionId(home, needId(positionals, "show")));
+  const session = await withStore(io, values, async (store, resolveId) =>
+    store.load(await resolveId(needId(positionals, "show"))),
+  );
   const style = createStyle(colorEnabled(io.stdout, io.env));
   for (const warning of session.warnings)
     io.stderr.write(`tern: warning: line ${warning.line}: ${warning.message}\n`);
@@ -118,10 +137,18 @@ async function show(argv: string[], io: Io): Promise<ExitCode> {
 }
 
 async function fork(argv: string[], io: Io): Promise<ExitCode> {
-  const { values, positionals } = parseCommandArgs("sessions fork", argv, {}, 2);
+  const { values, positionals } = parseCommandArgs("sessions fork", argv, STORE_OPTION, 2);
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
-  const { store, home } = storeFor(io);
-  const id = resolveSessionId(home, needId(positionals, "fork"));
+  return withStore(io, values, (store, resolveId) => forkIn(store, resolveId, positionals, io));
+}
+
+async function forkIn(
+  store: SessionStore,
+  resolveId: (text: string) => Promise<string>,
+  positionals: string[],
+  io: Io,
+): Promise<ExitCode> {
+  const id = await resolveId(needId(positionals, "fork"));
   let entryId = positionals[1];
   if (entryId !== undefined) {
     const source = await store.load(id);
@@ -151,6 +178,7 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
       format: { type: "string", short: "f" },
       output: { type: "string", short: "o" },
       cassette: { type: "boolean" },
+      ...STORE_OPTION,
     },
     1,
   );
@@ -158,14 +186,14 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
   const format = stringOption(values, "format") ?? "jsonl";
   if (format !== "jsonl" && format !== "md")
     throw new UsageError(`--format must be jsonl or md (got ${JSON.stringify(format)})`);
-  const { store, home } = storeFor(io);
-  const session = await store.load(resolveSessionId(home, needId(positionals, "export")));
-  const text =
-    values.cassette === true
-      ? sessionCassette(session)
-      : format === "jsonl"
-        ? readFileSync(session.path!, "utf8")
-        : toMarkdown(session);
+  const text = await withStore(io, values, async (store, resolveId) => {
+    const id = await resolveId(needId(positionals, "export"));
+    if (values.cassette === true) return sessionCassette(await store.load(id));
+    if (format === "md") return toMarkdown(await store.load(id));
+    // The file store's file as it is; a database store's lines in the same format.
+    const jsonl = (store as { jsonl?: (id: string) => Promise<string> }).jsonl;
+    return jsonl ? jsonl.call(store, id) : readFileSync((await store.load(id)).path!, "utf8");
+  });
   const output = stringOption(values, "output");
   if (output !== undefined) {
     const path = resolve(io.cwd, output);
@@ -260,6 +288,7 @@ async function rewind(argv: string[], io: Io): Promise<ExitCode> {
       conversation: { type: "boolean" },
       both: { type: "boolean" },
       force: { type: "boolean" },
+      ...STORE_OPTION,
     },
     1,
   );
@@ -267,25 +296,27 @@ async function rewind(argv: string[], io: Io): Promise<ExitCode> {
   const chosen = (["code", "conversation", "both"] as const).filter((what) => values[what] === true);
   if (chosen.length > 1) throw new UsageError("give one of --code, --conversation or --both");
   const what: RewindWhat = chosen[0] ?? "both";
-  const { store, home } = storeFor(io);
-  const session = await store.open(resolveSessionId(home, needId(positionals, "rewind")));
-  try {
-    const turns = turnsOf(session);
-    const short = session.id.slice(0, 8);
-    if (turns.length === 0) throw new UsageError(`session ${short} has no turns to rewind`);
-    const spelled = stringOption(values, "to");
-    const number = spelled === undefined ? turns.length : Number(spelled);
-    const to = turns.find((turn) => turn.number === number);
-    if (!to)
-      throw new UsageError(
-        `--to must be a turn number from 1 to ${turns.length} (got ${JSON.stringify(spelled)}); tern sessions show ${short} lists them`,
-      );
-    const force = values.force === true;
-    const outcome = await rewindSession(session, home, { to, what, force });
-    const style = createStyle(colorEnabled(io.stdout, io.env));
-    for (const line of rewindLines(outcome, session.header.cwd, style)) io.stdout.write(`${line}\n`);
-    return outcome.refused || outcome.failed.length > 0 ? 1 : 0;
-  } finally {
-    await session.close();
-  }
+  const { home } = loadHome(io);
+  return withStore(io, values, async (store, resolveId) => {
+    const session = await store.open(await resolveId(needId(positionals, "rewind")));
+    try {
+      const turns = turnsOf(session);
+      const short = session.id.slice(0, 8);
+      if (turns.length === 0) throw new UsageError(`session ${short} has no turns to rewind`);
+      const spelled = stringOption(values, "to");
+      const number = spelled === undefined ? turns.length : Number(spelled);
+      const to = turns.find((turn) => turn.number === number);
+      if (!to)
+        throw new UsageError(
+          `--to must be a turn number from 1 to ${turns.length} (got ${JSON.stringify(spelled)}); tern sessions show ${short} lists them`,
+        );
+      const force = values.force === true;
+      const outcome = await rewindSession(session, home, { to, what, force });
+      const style = createStyle(colorEnabled(io.stdout, io.env));
+      for (const line of rewindLines(outcome, session.header.cwd, style)) io.stdout.write(`${line}\n`);
+      return outcome.refused || outcome.failed.length > 0 ? 1 : 0;
+    } finally {
+      await session.close();
+    }
+  });
 }

@@ -57,6 +57,8 @@ export interface TernConfig {
   roles?: Record<string, string>;
   /** The web_search tool's service; without it there is no web_search. */
   webSearch?: WebSearchConfig;
+  /** Where sessions live: a postgres:// URL, or "file" (default). */
+  store?: string;
 }
 
 /** `{ "kind": "searxng", "url": "http://localhost:8888" }` or `{ "kind": "brave", "url": "...", "apiKeyEnv": "BRAVE_API_KEY" }`. */
@@ -144,6 +146,7 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   sandbox: [oneOf(SANDBOX_PROFILES), `one of ${SANDBOX_PROFILES.join(", ")}`],
   allowNet: [isBoolean, "true or false"],
   strategy: [oneOf(RUN_STRATEGIES), `one of ${RUN_STRATEGIES.join(", ")}`],
+  store: [isString, 'a postgres:// URL or "file"'],
   roles: [isRoles, `an object of model ids ("provider/id") by role: ${MODEL_ROLES.join(", ")}`],
   webSearch: [
     isWebSearch,

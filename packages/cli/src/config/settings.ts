@@ -30,6 +30,7 @@ import {
   ternHomeFrom,
 } from "./config-file.js";
 import { type McpSettings, resolveMcpSettings } from "./mcp-settings.js";
+import { storeUrlFrom } from "./store.js";
 
 export { ANSWER_MODES, type AnswerMode, TOOL_MODES, TOOLSETS, type ToolMode, type Toolset };
 export const DEFAULT_MAX_TURNS = 50;
@@ -83,6 +84,8 @@ export interface AgentSettings extends Home {
   cassette?: CassetteSettings;
   /** --mcp-config / --no-mcp; absent: no MCP servers (the demo). */
   mcp?: McpSettings;
+  /** --store / TERN_STORE / "store": a postgres:// URL; absent: the JSONL files under home. */
+  store?: string;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -161,6 +164,8 @@ export function resolveAgentSettings(
   if (config.retry) settings.retry = config.retry;
   const cassette = resolveCassetteSettings(values, environment.cwd);
   if (cassette !== undefined) settings.cassette = cassette;
+  const store = storeUrlFrom(values, env, config);
+  if (store !== undefined) settings.store = store;
   return settings;
 }
 

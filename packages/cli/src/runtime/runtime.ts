@@ -8,11 +8,11 @@ import type { Model, ModelRegistry } from "@tern/ai";
 import { isMcpTool, type McpManager } from "@tern/mcp";
 import {
   createSessionAgent,
-  FileSessionStore,
   type ResumedSession,
   resumeSession,
   type Session,
   type SessionBinding,
+  type SessionStore,
 } from "@tern/session";
 import {
   type AnyBuiltinTool,
@@ -32,12 +32,13 @@ import { type HookSettings, installCommandHooks, loadHookSettings } from "../con
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { loadProjectRules, PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
+import { openStore, storeFailure } from "../config/store.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { attachCassette, replaysOffline } from "./cassette.js";
 import { currentMcpTools, type McpApprover, mcpTurns, openMcp } from "./mcp.js";
 import { oneQuestionAtATime } from "./one-question.js";
-import { resolveSessionId, sessionFailure } from "./session-ids.js";
+import { resolveStoreSessionId, sessionFailure } from "./session-ids.js";
 
 export interface RuntimeOptions {
   settings: AgentSettings;
@@ -61,7 +62,7 @@ export interface Runtime {
   agent: Agent;
   session: Session;
   binding: SessionBinding;
-  store: FileSessionStore;
+  store: SessionStore;
   registry: ModelRegistry;
   model: Model;
   tools: AnyBuiltinTool[];
@@ -80,15 +81,16 @@ export interface Runtime {
 
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { settings, env, warn } = options;
-  const store = new FileSessionStore({ home: settings.home });
+  const store = await openStore(settings.store, settings.home, { warn });
   const registry = createRegistry(settings, warn);
   let resumed: ResumedSession | undefined;
   if (settings.sessionId !== undefined) {
-    const id = resolveSessionId(settings.home, settings.sessionId);
     try {
+      const id = await resolveStoreSessionId(store, settings.home, settings.sessionId);
       resumed = await resumeSession(store, id);
     } catch (error) {
-      throw sessionFailure(error);
+      await store.close?.();
+      throw sessionFailure(storeFailure(error));
     }
   }
   let mcp: McpManager | undefined;
@@ -149,14 +151,15 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     });
   } catch (error) {
     await Promise.all([resumed?.session.close(), mcp?.close()]);
-    throw sessionFailure(error);
+    await store.close?.();
+    throw sessionFailure(storeFailure(error));
   }
 }
 
 function build(
   options: RuntimeOptions,
   parts: {
-    store: FileSessionStore;
+    store: SessionStore;
     registry: ModelRegistry;
     model: Model;
     cwd: string;
@@ -253,7 +256,11 @@ function build(
       if (closed) return;
       closed = true;
       binding.detach();
-      await Promise.all([session.close(), mcp?.close()]);
+      try {
+        await Promise.all([session.close(), mcp?.close()]);
+      } finally {
+        await parts.store.close?.();
+      }
     },
   };
 }

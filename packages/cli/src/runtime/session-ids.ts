@@ -2,12 +2,11 @@
 // file name alone (no session file is read).
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SessionError } from "@tern/session";
+import { FileSessionStore, SessionError, type SessionStore } from "@tern/session";
 import { CliError, UsageError } from "../cli/errors.js";
 
 export function resolveSessionId(home: string, text: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(text))
-    throw new UsageError(`invalid session id ${JSON.stringify(text)}`);
+  checkText(text);
   const root = join(home, "sessions");
   const ids = new Set<string>();
   for (const dir of safeReaddir(root)) {
@@ -18,8 +17,33 @@ export function resolveSessionId(home: string, text: string): string {
       if (id.startsWith(text)) ids.add(id);
     }
   }
+  return unique(text, ids, `under ${root}`);
+}
+
+/** The same for any store: file names for the file store, the store's list otherwise. */
+export async function resolveStoreSessionId(
+  store: SessionStore,
+  home: string,
+  text: string,
+): Promise<string> {
+  if (store instanceof FileSessionStore) return resolveSessionId(home, text);
+  checkText(text);
+  const ids = new Set<string>();
+  for (const { id } of await store.list()) {
+    if (id === text) return id;
+    if (id.startsWith(text)) ids.add(id);
+  }
+  return unique(text, ids, "in the session store");
+}
+
+function checkText(text: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(text))
+    throw new UsageError(`invalid session id ${JSON.stringify(text)}`);
+}
+
+function unique(text: string, ids: Set<string>, where: string): string {
   if (ids.size === 1) return [...ids][0]!;
-  if (ids.size === 0) throw new UsageError(`no session "${text}" under ${root}; see tern sessions ls --all`);
+  if (ids.size === 0) throw new UsageError(`no session "${text}" ${where}; see tern sessions ls --all`);
   throw new UsageError(
     `session id "${text}" is ambiguous (${[...ids].slice(0, 4).join(", ")}${ids.size > 4 ? ", …" : ""}); type more of it`,
   );

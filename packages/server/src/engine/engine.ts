@@ -62,13 +62,16 @@ export class Engine {
     this.models = options.models;
     this.cwd = resolve(options.cwd ?? process.cwd());
     this.roots = (options.allowRoots ?? [this.cwd]).map((root) => realPath(resolve(root)) ?? resolve(root));
+    const newSessionId = () => this.chosenId ?? randomUUID();
     this.store =
-      options.store ??
-      new FileSessionStore({
-        ...(options.home !== undefined ? { home: options.home } : {}),
-        ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
-        newSessionId: () => this.chosenId ?? randomUUID(),
-      });
+      typeof options.store === "function"
+        ? options.store(newSessionId)
+        : (options.store ??
+          new FileSessionStore({
+            ...(options.home !== undefined ? { home: options.home } : {}),
+            ...(options.fsync !== undefined ? { fsync: options.fsync } : {}),
+            newSessionId,
+          }));
   }
 
   /** Open sessions. */

@@ -60,7 +60,14 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
   const method = req.method ?? "GET";
   if (url.pathname === "/healthz") {
     expect(method, "GET");
-    return sendJson(res, 200, { ok: true, version: SERVER_VERSION, sessions: ctx.engine.sessions.length });
+    // The store is part of health: a node that cannot reach its database should get no traffic.
+    const store = (await ctx.engine.store.health?.()) ?? { kind: "custom", ok: true };
+    return sendJson(res, store.ok ? 200 : 503, {
+      ok: store.ok,
+      version: SERVER_VERSION,
+      sessions: ctx.engine.sessions.length,
+      store,
+    });
   }
   // The page and its assets are public (they hold no data); the API behind them needs the token.
   if (parts[0] !== "api" && ctx.site?.serve(req, res, url.pathname)) return;

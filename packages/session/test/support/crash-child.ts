@@ -1,15 +1,17 @@
 // Child process of the crash test: runs agent sessions back to back, persisting through the file
-// store, until it is killed. Prints to stdout (synchronously, after the line is in the file):
+// store (or, given a URL, the PostgreSQL store), until it is killed. Prints to stdout
+// (synchronously, once the line is acknowledged: in the file, or committed at the turn's flush):
 //   session <id>            a session was created
 //   message <id> <entryId>  a message_end was written
 //   done <id>               the session's runs all finished
 import { writeSync } from "node:fs";
 import { createFaux, fauxToolCall } from "@tern/ai";
+import { PgSessionStore } from "@tern/store-pg";
 import { FileSessionStore } from "../../src/file-store.js";
 import { createSessionAgent } from "../../src/persist-agent.js";
 import { slowEcho } from "./agent.js";
 
-const [home, seedText] = process.argv.slice(2);
+const [home, seedText, pgUrl, leaseMs] = process.argv.slice(2);
 let seed = Number(seedText ?? 1);
 const random = () => {
   // xorshift: reproducible per child
@@ -20,7 +22,9 @@ const random = () => {
 };
 const print = (line: string) => writeSync(1, `${line}\n`);
 
-const store = new FileSessionStore({ home: home!, fsync: "turn" });
+const store = pgUrl
+  ? await PgSessionStore.connect({ url: pgUrl, leaseMs: Number(leaseMs) })
+  : new FileSessionStore({ home: home!, fsync: "turn" });
 print("ready");
 for (let n = 0; ; n++) {
   const session = await store.create({ cwd: "/crash-test" });
@@ -43,8 +47,18 @@ for (let n = 0; ; n++) {
   const { agent } = createSessionAgent(
     session,
     { model: faux.model, tools: [slowEcho(2 + Math.floor(random() * 10))] },
-    { onMessageEntry: (entry) => print(`message ${session.id} ${entry.id}`) },
+    {
+      onMessageEntry: (entry) =>
+        pgUrl ? acknowledged.push(entry.id) : print(`message ${session.id} ${entry.id}`),
+    },
   );
+  // A file line is in the file when its append returns; a database line once a flush committed it.
+  const acknowledged: string[] = [];
+  agent.subscribe(async (event) => {
+    if (!pgUrl || (event.type !== "turn_end" && event.type !== "agent_end")) return;
+    await session.flush();
+    for (const id of acknowledged.splice(0)) print(`message ${session.id} ${id}`);
+  });
   await agent.prompt(`task ${n}`);
   await agent.prompt(`follow-up ${n}`);
   await session.close();

@@ -1,0 +1,14 @@
+export { isConnectionError, PgStoreError, type PgStoreErrorCode } from "./errors.js";
+export { DEFAULT_LEASE_MS, newHolderId } from "./lease.js";
+export {
+  LATEST_SCHEMA_VERSION,
+  MIGRATION_LOCK_KEY,
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  type SchemaStatus,
+  schemaStatus,
+} from "./migrations.js";
+export { PgSink } from "./pg-sink.js";
+export { DEFAULT_RETRY_FOR_MS, PgSessionStore, type PgSessionStoreOptions } from "./pg-store.js";
+export { describeTarget, redactPasswords } from "./redact.js";

@@ -1,0 +1,130 @@
+import { createFaux, fauxToolCall } from "@tern/ai";
+import { createSessionAgent } from "@tern/session";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transcriptProblems } from "../../session/test/support/agent.js";
+import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { PgStoreError } from "../src/errors.js";
+import { PgSessionStore } from "../src/pg-store.js";
+import { describeTarget, redactPasswords } from "../src/redact.js";
+
+const PASSWORD = "s3cret-Pa55word";
+
+let cluster: TestPostgres;
+beforeAll(async () => {
+  cluster = await startTestPostgres();
+});
+afterAll(async () => cluster?.dispose());
+
+/** The cluster trusts loopback, so a password in the URL is accepted and ignored: a real URL with one. */
+function urlWithPassword(port = cluster.port): string {
+  return `postgres://tern:${PASSWORD}@127.0.0.1:${port}/tern`;
+}
+
+describe("a database that is not there", () => {
+  it("at start: a clear 'unreachable' error naming the target without its password", async () => {
+    await cluster.stop();
+    try {
+      const logged: string[] = [];
+      const error = await PgSessionStore.connect({ url: urlWithPassword(), log: (m) => logged.push(m) }).then(
+        () => undefined,
+        (e: unknown) => e as PgStoreError,
+      );
+      expect(error).toBeInstanceOf(PgStoreError);
+      expect(error?.code).toBe("unreachable");
+      expect(error?.message).toContain(
+        `cannot reach the session store at postgres://tern@127.0.0.1:${cluster.port}/tern`,
+      );
+      expect(`${error?.message}${error?.stack}${logged.join("\n")}`).not.toContain(PASSWORD);
+    } finally {
+      await cluster.start();
+    }
+  });
+
+  it("mid-run: appends wait out a database restart, and the run finishes with nothing lost or doubled", async () => {
+    const logged: string[] = [];
+    let restarting: Promise<void> | undefined;
+    /** Set once a stop has completed, cleared when the restart begins: one start per stop. */
+    let down = false;
+    const store = await PgSessionStore.connect({
+      url: urlWithPassword(),
+      log: (message) => {
+        logged.push(message);
+        // The writer retries a write while the database is down: bring it back.
+        if (down && /appending to the session.*retry/.test(message)) {
+          down = false;
+          restarting = cluster.start();
+        }
+      },
+    });
+    try {
+      const session = await store.create({ cwd: "/restart" });
+      const faux = createFaux({
+        replies: [
+          { content: [fauxToolCall("stop_db", {}, "c1")] },
+          { content: [fauxToolCall("stop_db", {}, "c2")] },
+          "done",
+        ],
+      });
+      // The tool takes the database down mid-run; the lines of the rest of the turn queue up.
+      const stopDb = {
+        name: "stop_db",
+        description: "stops the database",
+        parameters: { type: "object", properties: {} },
+        async execute() {
+          await restarting;
+          await cluster.stop();
+          down = true;
+          return "stopped";
+        },
+      };
+      const { agent } = createSessionAgent(session, { model: faux.model, tools: [stopDb] });
+      const run = await agent.prompt("restart it twice");
+      expect(run.stopReason).toBe("stop");
+      await restarting;
+      await session.close();
+      expect(logged.some((m) => /connection lost.*retry/.test(m))).toBe(true);
+
+      const loaded = await store.load(session.id);
+      const messages = loaded.buildContext().messages;
+      expect(messages.map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "toolResult",
+        "assistant",
+        "toolResult",
+        "assistant",
+      ]);
+      expect(transcriptProblems(messages)).toEqual([]);
+      const seqs = loaded.eventsAfter(0).map((e) => e.seq);
+      expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+      const lines = await store.pool.query(
+        "SELECT seq FROM tern_session_lines WHERE session_id = $1 ORDER BY seq",
+        [session.id],
+      );
+      expect(lines.rows.map((row) => row.seq)).toEqual(lines.rows.map((_, i) => i + 1));
+      expect(logged.join("\n")).not.toContain(PASSWORD);
+    } finally {
+      await restarting;
+      await store.close();
+    }
+  });
+});
+
+describe("passwords in messages", () => {
+  it("are replaced in URLs, key=value strings and PGPASSWORD's value", () => {
+    expect(redactPasswords(`failed: postgres://u:${PASSWORD}@h:5432/db?x=1`)).toBe(
+      "failed: postgres://u:***@h:5432/db?x=1",
+    );
+    expect(redactPasswords(`host=h password=${PASSWORD} user=u`)).toBe("host=h password=*** user=u");
+    expect(redactPasswords(`password='${PASSWORD} x'`)).toBe("password=***");
+    expect(redactPasswords(`auth failed for ${PASSWORD}`, { PGPASSWORD: PASSWORD })).toBe(
+      "auth failed for ***",
+    );
+    expect(describeTarget(`postgresql://u:${PASSWORD}@h:5/db?password=${PASSWORD}`)).toBe(
+      "postgresql://u@h:5/db",
+    );
+    expect(describeTarget(undefined, { PGHOST: "db", PGUSER: "u", PGPASSWORD: PASSWORD })).not.toContain(
+      PASSWORD,
+    );
+  });
+});
