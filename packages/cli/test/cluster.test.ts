@@ -33,7 +33,7 @@ it("bad --store values are usage errors (exit 2)", async () => {
   expect(missing.stderr).toContain("tern worker needs --store postgres://");
   const other = await runTern(["worker", "--store", "mysql://x", "--home", home], { env: ternEnv() });
   expect(other.code).toBe(2);
-  expect(other.stderr).toContain('--store takes "file" or a postgres://… URL');
+  expect(other.stderr).toContain('--store must be a postgres://user@host:port/db URL or "file"');
   const rpc = await runTern(["serve", "--store", pg.url, "--rpc-port", "0", "--home", home], {
     env: ternEnv(),
   });
@@ -51,7 +51,7 @@ it("an unreachable database at start is exit 2, with the password masked", async
     { env: ternEnv() },
   );
   expect(result.code).toBe(2);
-  expect(result.stderr).toContain("cannot use the database at postgres://tern:***@127.0.0.1:1/tern");
+  expect(result.stderr).toContain("cannot reach the session store at postgres://tern@127.0.0.1:1/tern");
   expect(result.stdout + result.stderr).not.toContain("s3cret-pw");
 });
 
@@ -75,7 +75,11 @@ it(
     worker = spawnTern(["worker", ...common], { env: ternEnv() });
     await worker.waitFor(/worker taking runs from/, "stdout");
     const health = await fetch(`${served.base}/healthz`);
-    expect(await health.json()).toEqual({ ok: true, store: "postgres", database: "reachable" });
+    expect(await health.json()).toMatchObject({
+      ok: true,
+      store: { kind: "postgres", ok: true, schemaVersion: 1 },
+      database: "reachable",
+    });
     const created = await fetch(`${served.base}/api/sessions`, {
       method: "POST",
       headers: JSON_TYPE,

@@ -3,9 +3,10 @@
 // reports and applies the schema; `tern serve`'s /healthz reports the store; a database that is not
 // there stops every command at start with exit 2, and no message shows the URL's password.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runState, until } from "../../cluster/test/support/nodes.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { JSON_TYPE, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 const PASSWORD = "pg-Pa55-secret";
@@ -89,7 +90,7 @@ describe("tern with a PostgreSQL session store", () => {
     expect(files.stdout).toContain("no sessions yet");
   });
 
-  it("serve runs sessions in the database; /healthz reports the store: ok with its schema version, 503 once the database is gone", async () => {
+  it("serve runs sessions in the database (a cluster node); /healthz reports the store: ok with its schema version, 503 once the database is gone", async () => {
     server = await startLoopbackServer([textReply("Served from PostgreSQL.")]);
     const { base, proc } = await startServe(
       [
@@ -97,6 +98,8 @@ describe("tern with a PostgreSQL session store", () => {
         "0",
         "--store",
         storeUrl(),
+        "--lease",
+        "3",
         "--base-url",
         `${server.baseUrl}/v1`,
         "--model",
@@ -118,8 +121,11 @@ describe("tern with a PostgreSQL session store", () => {
     const created = await post("/api/sessions", {});
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { session: { id: string } }).session.id;
-    const frames = await sseReader(await post(`/api/sessions/${id}/messages`, { content: "hello" })).all();
-    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Served from PostgreSQL." } });
+    // A cluster node enqueues the run (202) and its own worker takes it.
+    const sent = await post(`/api/sessions/${id}/messages`, { content: "hello" });
+    expect(sent.status).toBe(202);
+    const { run_id } = (await sent.json()) as { run_id: string };
+    await until(async () => (await runState(base, run_id)) === "done");
     // Another process reads the session from the database.
     const shown = await runTern(["sessions", "show", id, "--store", storeUrl()], { env: env() });
     expect(shown.stdout).toContain("Served from PostgreSQL.");

@@ -1,7 +1,8 @@
 // A serve node of the cluster: the HTTP API of `tern serve`, with runs submitted as jobs instead
 // of run in this process, and every session's events read from the database, so a client sees a
 // run wherever it executes and may reconnect to any node. Routes:
-//   GET  /healthz                         {ok, store, database}
+//   GET  /healthz                         {ok, store: {kind, ok, schemaVersion?}, database}: 503 when
+//                                         the cluster's database or the session store is down
 //   POST /api/sessions                    {name?} -> 201 {session: {id}} (in the node's --cwd)
 //   POST /api/sessions/:id/messages       {content} -> 202 {run_id}
 //   GET  /api/sessions/:id/events         SSE of the session's events from Last-Event-ID (or
@@ -107,7 +108,7 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Promi
   const url = new URL(req.url ?? "/", "http://localhost");
   const parts = url.pathname.split("/").filter(Boolean);
   const method = req.method ?? "GET";
-  if (url.pathname === "/healthz") return health(res, ctx.pool);
+  if (url.pathname === "/healthz") return health(res, ctx.pool, ctx.store);
   if (parts[0] !== "api") throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
   if (!authorized(req, ctx.token))
     throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)");
@@ -168,13 +169,17 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: Ctx): Promi
   }
 }
 
-async function health(res: ServerResponse, pool: Pool): Promise<void> {
-  try {
-    await pool.query("select 1");
-    sendJson(res, 200, { ok: true, store: "postgres", database: "reachable" });
-  } catch {
-    sendJson(res, 503, { ok: false, store: "postgres", database: "unreachable" });
-  }
+/** The same report as `tern serve`'s /healthz (the session store's health), plus the cluster's database. */
+async function health(res: ServerResponse, pool: Pool, sessions: SessionStore): Promise<void> {
+  const [database, store] = await Promise.all([
+    pool.query("select 1").then(
+      () => "reachable" as const,
+      () => "unreachable" as const,
+    ),
+    sessions.health?.() ?? Promise.resolve({ kind: "custom", ok: true }),
+  ]);
+  const ok = database === "reachable" && store.ok;
+  sendJson(res, ok ? 200 : 503, { ok, store, database });
 }
 
 async function control(res: ServerResponse, ctx: Ctx, id: string, body: Control): Promise<void> {

@@ -7,9 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Message } from "@tern/ai";
-import { FileSessionStore, INTERRUPTED_RESULT, liveLockOwner } from "@tern/session";
+import { FileSessionStore, INTERRUPTED_RESULT, liveLockOwner, type SessionStore } from "@tern/session";
+import { PgSessionStore } from "@tern/store-pg";
 import { Client } from "pg";
-import { afterAll, beforeAll, expect, it, onTestFailed } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { type ModelServer, startModelServer } from "./support/model-server.js";
 import { Nodes, post, runState, until, watch } from "./support/nodes.js";
@@ -27,123 +28,140 @@ const KILL_JITTER_MS = 600;
 /** Ceiling for hangs only. */
 const CEILING_MS = 300_000;
 
-let pg: TestPostgres;
-let model: ModelServer;
-let home: string;
-let nodes: Nodes;
+// Both stores: the shared file store (one machine) and the PostgreSQL store (any number).
+describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) => {
+  let pg: TestPostgres;
+  let model: ModelServer;
+  let home: string;
+  let nodes: Nodes;
 
-beforeAll(async () => {
-  pg = await startTestPostgres();
-  model = await startModelServer(MODEL_DELAY_MS);
-  home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
-  nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS });
-}, CEILING_MS);
+  beforeAll(async () => {
+    pg = await startTestPostgres();
+    model = await startModelServer(MODEL_DELAY_MS);
+    home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
+    nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS, store: storeKind });
+  }, CEILING_MS);
 
-afterAll(async () => {
-  nodes?.killAll();
-  await model?.close();
-  await pg?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    nodes?.killAll();
+    await model?.close();
+    await pg?.dispose();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
 
-it(
-  "every run completes exactly once through kills, and the other node streams every event once",
-  async () => {
-    const fronts = await Promise.all(Array.from({ length: FRONTS }, () => nodes.spawn("front")));
-    const workers = await Promise.all(Array.from({ length: WORKERS }, () => nodes.spawn("worker")));
-    const stop = new AbortController();
-    const store = new FileSessionStore({ home });
-    const db = new Client({ connectionString: pg.url });
-    db.on("error", () => {}); // the cluster stops in afterAll, perhaps before this client ends
-    await db.connect();
-    const runs: { runId: string; sessionId: string; prompt: string; ids: number[] }[] = [];
-    let kills = 0;
-    let progress = "submitting";
-    let midRunKills = 0;
-    for (let i = 0; i < RUNS; i++) {
-      const via = fronts[i % FRONTS]!.url;
-      const other = fronts[(i + 1) % FRONTS]!.url;
-      const { session } = (await post(`${via}/api/sessions`, {})) as { session: { id: string } };
-      const { ids } = watch(other, session.id, stop.signal);
-      const prompt = `task ${i}`;
-      const { run_id } = (await post(`${via}/api/sessions/${session.id}/messages`, { content: prompt })) as {
-        run_id: string;
-      };
-      runs.push({ runId: run_id, sessionId: session.id, prompt, ids });
-      if ((i + 1) % Math.floor(RUNS / KILLS) === 0 && kills < KILLS) {
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_JITTER_MS));
-        // The worker holding a random run in flight, so the kill lands mid-run; any worker else.
-        const holder = await holderOfRandomRun(db, store, home);
-        const found = workers.findIndex((worker) => worker.child.pid === holder);
-        const index = found >= 0 ? found : Math.floor(Math.random() * workers.length);
-        if (found >= 0) midRunKills++;
-        workers[index]!.child.kill("SIGKILL");
-        kills++;
-        workers[index] = await nodes.spawn("worker");
+  it(
+    "every run completes exactly once through kills, and the other node streams every event once",
+    async () => {
+      const fronts = await Promise.all(Array.from({ length: FRONTS }, () => nodes.spawn("front")));
+      const workers = await Promise.all(Array.from({ length: WORKERS }, () => nodes.spawn("worker")));
+      const stop = new AbortController();
+      const store: SessionStore =
+        storeKind === "pg" ? await PgSessionStore.connect({ url: pg.url }) : new FileSessionStore({ home });
+      const db = new Client({ connectionString: pg.url });
+      db.on("error", () => {}); // the cluster stops in afterAll, perhaps before this client ends
+      await db.connect();
+      const runs: { runId: string; sessionId: string; prompt: string; ids: number[] }[] = [];
+      let kills = 0;
+      let progress = "submitting";
+      let midRunKills = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const via = fronts[i % FRONTS]!.url;
+        const other = fronts[(i + 1) % FRONTS]!.url;
+        const { session } = (await post(`${via}/api/sessions`, {})) as { session: { id: string } };
+        const { ids } = watch(other, session.id, stop.signal);
+        const prompt = `task ${i}`;
+        const { run_id } = (await post(`${via}/api/sessions/${session.id}/messages`, {
+          content: prompt,
+        })) as {
+          run_id: string;
+        };
+        runs.push({ runId: run_id, sessionId: session.id, prompt, ids });
+        if ((i + 1) % Math.floor(RUNS / KILLS) === 0 && kills < KILLS) {
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_JITTER_MS));
+          // The worker holding a random run in flight, so the kill lands mid-run; any worker else.
+          const holder = await holderOfRandomRun(db, store, home, storeKind);
+          const found = workers.findIndex((worker) => worker.child.pid === holder);
+          const index = found >= 0 ? found : Math.floor(Math.random() * workers.length);
+          if (found >= 0) midRunKills++;
+          workers[index]!.child.kill("SIGKILL");
+          kills++;
+          workers[index] = await nodes.spawn("worker");
+        }
       }
-    }
-    expect(kills).toBeGreaterThanOrEqual(KILLS);
+      expect(kills).toBeGreaterThanOrEqual(KILLS);
 
-    onTestFailed(() => console.log(`stuck at: ${progress}`));
-    for (const run of runs) {
-      progress = `waiting for run ${run.runId} (session ${run.sessionId}) to complete`;
-      await until(async () => (await runState(fronts[0]!.url, run.runId)) === "done");
-    }
+      onTestFailed(() => console.log(`stuck at: ${progress}`));
+      for (const run of runs) {
+        progress = `waiting for run ${run.runId} (session ${run.sessionId}) to complete`;
+        await until(async () => (await runState(fronts[0]!.url, run.runId)) === "done");
+      }
 
-    const executions = readFileSync(join(home, "executions.log"), "utf8").split("\n").filter(Boolean);
-    expect(new Set(executions).size).toBe(executions.length); // no tool call ran twice
-    const executed = new Set(executions);
-    let cut = 0;
-    const { rows: ledger } = await db.query(
-      "select run_id, state, completions, takeovers from tern_cluster.runs",
-    );
-    await db.end();
-    const takeovers = ledger.reduce((sum, row) => sum + row.takeovers, 0);
-    expect(ledger.every((row) => row.state === "done" && row.completions === 1)).toBe(true);
-    expect(ledger).toHaveLength(RUNS);
-    for (const run of runs) {
-      const session = await store.load(run.sessionId);
-      const messages = session.buildContext().messages as Message[];
-      expect(messages.filter((m) => m.role === "user")).toHaveLength(1);
-      const markers = session.entries().filter((e) => e.type === "custom" && e.customType === "tern.run");
-      expect(markers).toHaveLength(1);
-      const calls = messages.flatMap((m) =>
-        m.role === "assistant"
-          ? m.content.flatMap((part) => (part.type === "toolCall" ? [part.id] : []))
-          : [],
+      const executions = readFileSync(join(home, "executions.log"), "utf8").split("\n").filter(Boolean);
+      expect(new Set(executions).size).toBe(executions.length); // no tool call ran twice
+      const executed = new Set(executions);
+      let cut = 0;
+      const { rows: ledger } = await db.query(
+        "select run_id, state, completions, takeovers from tern_cluster.runs",
       );
-      const results = messages.flatMap((m) => (m.role === "toolResult" ? [m] : []));
-      expect(new Set(calls).size).toBe(calls.length);
-      expect(results.map((r) => r.toolCallId).sort()).toEqual([...calls].sort());
-      for (const result of results) {
-        const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-        // Either it ran (once) or it was cut off and says so; never both, never neither.
-        expect(text === INTERRUPTED_RESULT || executed.has(result.toolCallId)).toBe(true);
-        if (text === INTERRUPTED_RESULT) cut++;
+      await db.end();
+      const takeovers = ledger.reduce((sum, row) => sum + row.takeovers, 0);
+      expect(ledger.every((row) => row.state === "done" && row.completions === 1)).toBe(true);
+      expect(ledger).toHaveLength(RUNS);
+      for (const run of runs) {
+        const session = await store.load(run.sessionId);
+        const messages = session.buildContext().messages as Message[];
+        expect(messages.filter((m) => m.role === "user")).toHaveLength(1);
+        const markers = session.entries().filter((e) => e.type === "custom" && e.customType === "tern.run");
+        expect(markers).toHaveLength(1);
+        const calls = messages.flatMap((m) =>
+          m.role === "assistant"
+            ? m.content.flatMap((part) => (part.type === "toolCall" ? [part.id] : []))
+            : [],
+        );
+        const results = messages.flatMap((m) => (m.role === "toolResult" ? [m] : []));
+        expect(new Set(calls).size).toBe(calls.length);
+        expect(results.map((r) => r.toolCallId).sort()).toEqual([...calls].sort());
+        for (const result of results) {
+          const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+          // Either it ran (once) or it was cut off and says so; never both, never neither.
+          expect(text === INTERRUPTED_RESULT || executed.has(result.toolCallId)).toBe(true);
+          if (text === INTERRUPTED_RESULT) cut++;
+        }
+        const last = messages.at(-1);
+        expect(last?.role).toBe("assistant");
+        // The other node's stream: every seq of the log, each once, in order.
+        const expected = session.storedEvents().map((e) => e.seq);
+        progress = `session ${run.sessionId}: the other node streamed ${run.ids.length} of ${expected.length}`;
+        await until(() => run.ids.length >= expected.length);
+        expect(run.ids).toEqual(expected);
       }
-      const last = messages.at(-1);
-      expect(last?.role).toBe("assistant");
-      // The other node's stream: every seq of the log, each once, in order.
-      const expected = session.storedEvents().map((e) => e.seq);
-      progress = `session ${run.sessionId}: the other node streamed ${run.ids.length} of ${expected.length}`;
-      await until(() => run.ids.length >= expected.length);
-      expect(run.ids).toEqual(expected);
-    }
-    stop.abort();
-    // Not asserted (where a kill lands is chance), reported so a reader sees the test bit.
-    console.log(`kills ${kills} (${midRunKills} mid-run), takeovers ${takeovers}, interrupted calls ${cut}`);
-  },
-  CEILING_MS,
-);
+      stop.abort();
+      await store.close?.();
+      // Not asserted (where a kill lands is chance), reported so a reader sees the test bit.
+      console.log(
+        `kills ${kills} (${midRunKills} mid-run), takeovers ${takeovers}, interrupted calls ${cut}`,
+      );
+    },
+    CEILING_MS,
+  );
+});
 
 /** The pid holding the session lock of a random run in flight, if any. */
 async function holderOfRandomRun(
   db: Client,
-  store: FileSessionStore,
+  store: SessionStore,
   cwd: string,
+  storeKind: "file" | "pg",
 ): Promise<number | undefined> {
   const { rows } = await db.query("select session_id from tern_cluster.runs where state = 'running'");
   const row = rows[Math.floor(Math.random() * rows.length)];
   if (!row) return undefined;
-  return liveLockOwner(store.pathFor(cwd, row.session_id))?.pid;
+  if (storeKind === "file")
+    return liveLockOwner((store as FileSessionStore).pathFor(cwd, row.session_id))?.pid;
+  // The PostgreSQL store's lease holder is "host:pid:random".
+  const { rows: lease } = await db.query("select lease_holder from tern_sessions where id = $1", [
+    row.session_id,
+  ]);
+  const pid = Number(String(lease[0]?.lease_holder ?? "").split(":")[1]);
+  return Number.isInteger(pid) ? pid : undefined;
 }

@@ -1,10 +1,10 @@
 // `tern worker` and `tern serve --store postgres://…`: the agent of `tern serve` (same flags, same
 // config.json) as a node of a cluster. A worker takes runs off the database; a serve node answers
 // HTTP, enqueues runs, streams any session's events from the database, and (unless --no-worker)
-// also works. Sessions live in the store under --home, a directory every node shares (the
-// PostgreSQL session store replaces it when it lands). A database unreachable at start is exit 2.
+// also works. Sessions live in the PostgreSQL session store on the same database (its lease is
+// the run's lease, so a dead worker's sessions free up when its runs do). A database unreachable
+// at start is exit 2.
 import { type ClusterFront, type ClusterWorker, startFront, startWorker } from "@tern/cluster";
-import { FileSessionStore } from "@tern/session";
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -16,6 +16,7 @@ import {
 } from "../config/cluster-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
+import { openStore } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { servedEngineOptions } from "../runtime/served.js";
 import { commandContext, wantsHelp } from "./shared.js";
@@ -23,7 +24,7 @@ import { commandContext, wantsHelp } from "./shared.js";
 export async function workerCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("worker", argv, { ...SERVE_OPTIONS, ...CLUSTER_OPTIONS }, 0);
   if (wantsHelp(values, io, helpFor("worker"))) return 0;
-  const cluster = resolveClusterSettings(values, io.env);
+  const cluster = resolveClusterSettings(values, io);
   if (!cluster) throw new UsageError("tern worker needs --store postgres://… (or TERN_STORE)");
   return runNode("worker", values, io, { ...cluster, worker: true }, resolveServeSettings(values, io));
 }
@@ -55,8 +56,8 @@ async function runNode(
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
-  const store = new FileSessionStore({ home: settings.home });
   const log = (line: string) => io.stderr.write(`tern ${role}: ${line}\n`);
+  const store = await openStore(cluster.url, settings.home, { warn, leaseMs: cluster.leaseMs });
   let worker: ClusterWorker | undefined;
   let front: ClusterFront | undefined;
   try {
@@ -83,6 +84,7 @@ async function runNode(
       });
   } catch (error) {
     await worker?.stop().catch(() => {});
+    await store.close?.().catch(() => {});
     throw startError(error, cluster.url);
   }
   if (front) io.stdout.write(`http listening on ${front.url}\n`);
@@ -91,6 +93,7 @@ async function runNode(
     const stop = async () => {
       await front?.close().catch(() => {});
       await worker?.stop().catch(() => {});
+      await store.close?.().catch(() => {});
       resolve(0);
     };
     process.once("SIGINT", () => void stop());

@@ -5,7 +5,6 @@
 // port), on stdout, or on stderr under --stdio, where stdout carries the protocol; then the web
 // page's address ("open <url>/ in a browser") when the bundle carries the page. Resolves with
 // 0 once a signal or a client's shutdown request stopped the server.
-import { randomUUID } from "node:crypto";
 import { type Served, serve } from "@tern/server";
 import { createSandbox, describeSandbox, sandboxWarning } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
@@ -14,7 +13,6 @@ import type { Io } from "../cli/io.js";
 import { CLUSTER_OPTIONS, resolveClusterSettings } from "../config/cluster-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
-import { openStore } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { bashSandbox } from "../runtime/agent-parts.js";
 import { replaysOffline } from "../runtime/cassette.js";
@@ -27,23 +25,13 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("serve", argv, { ...SERVE_OPTIONS, ...CLUSTER_OPTIONS }, 0);
   if (wantsHelp(values, io, helpFor("serve"))) return 0;
   const server = resolveServeSettings(values, io);
-  const cluster = resolveClusterSettings(values, io.env);
-  if (cluster) return (await import("./cluster.js")).clusterServe(values, io, cluster, server);
   const env = server.home !== undefined ? { ...io.env, TERN_HOME: server.home } : io.env;
+  const cluster = resolveClusterSettings(values, { ...io, env });
+  if (cluster) return (await import("./cluster.js")).clusterServe(values, io, cluster, server);
   const { settings, warn } = commandContext(values, { ...io, env });
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env);
-  // --store postgres://…: connect (and migrate) before listening; unreachable is exit 2. The engine
-  // hands over its id source, so clients may still choose a new session's id.
-  let nextSessionId: () => string = randomUUID;
-  const store =
-    settings.store === undefined
-      ? undefined
-      : await openStore(settings.store, settings.home, {
-          warn,
-          file: { newSessionId: () => nextSessionId() },
-        });
   const hooks = await servedHooks(settings);
   for (const warning of hooks.warnings) warn(warning);
   // Nobody to ask here: project MCP servers start only if approved before (tern mcp approve).
@@ -68,7 +56,6 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     stopping = true;
     await served?.close().catch(() => {});
     await mcp?.close();
-    await store?.close?.().catch(() => {});
     finished(0);
   };
   const page = webRoot();
@@ -78,20 +65,11 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
       engine: {
         ...servedEngineOptions(settings, server, { registry, model, env, hooks, ...(mcp ? { mcp } : {}) }),
         secrets,
-        ...(store
-          ? {
-              store: (newSessionId: () => string) => {
-                nextSessionId = newSessionId;
-                return store;
-              },
-            }
-          : {}),
       },
       onShutdown: () => void stop(),
     });
   } catch (error) {
     await mcp?.close();
-    await store?.close?.().catch(() => {});
     throw error;
   }
   if (settings.tools !== "none") {

@@ -1,10 +1,11 @@
-// The cluster's flags, kept apart from serve-settings.ts (the session-store work adds `--store`
-// to the shared config too; the two are reconciled at merge). `--store postgres://…` switches
-// `tern serve` to enqueueing runs and is what `tern worker` needs; `--no-worker` makes a serve
-// node only serve. The URL is checked here (exit 2) and never echoed: it may hold a password.
+// The cluster's flags. The store URL is the shared one (`--store`, TERN_STORE, "store" in
+// config.json: config/store.ts): a postgres:// store switches `tern serve` to a cluster node that
+// enqueues runs, and is what `tern worker` needs; `--no-worker` makes a serve node only serve.
+// The URL is checked (exit 2) and never echoed: it may hold a password.
 import { type OptionSpecs, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
-import { positiveInteger } from "./settings.js";
+import { type Environment, loadHome, positiveInteger } from "./settings.js";
+import { storeUrlFrom } from "./store.js";
 
 export const CLUSTER_OPTIONS: OptionSpecs = {
   store: { type: "string" },
@@ -24,14 +25,13 @@ export interface ClusterSettings {
   leaseMs: number;
 }
 
-/** The cluster settings when --store names PostgreSQL, else undefined (the file store). */
+/** The cluster settings when the store (flag, environment, config) is PostgreSQL, else undefined. */
 export function resolveClusterSettings(
   values: OptionValues,
-  env: NodeJS.ProcessEnv,
+  environment: Environment,
 ): ClusterSettings | undefined {
-  const store = stringOption(values, "store") ?? env.TERN_STORE;
-  if (store === undefined || store === "" || store === "file") return undefined;
-  if (!/^postgres(ql)?:\/\//.test(store)) throw new UsageError('--store takes "file" or a postgres://… URL');
+  const store = storeUrlFrom(values, environment.env, loadHome(environment).config.config);
+  if (store === undefined) return undefined;
   try {
     new URL(store);
   } catch {

@@ -30,7 +30,12 @@ export function storeUrlFrom(
 export async function openStore(
   url: string | undefined,
   home: string,
-  options: { warn?: (message: string) => void; file?: Omit<FileSessionStoreOptions, "home"> } = {},
+  options: {
+    warn?: (message: string) => void;
+    file?: Omit<FileSessionStoreOptions, "home">;
+    /** The database store's single-writer lease (cluster nodes pass their run lease). */
+    leaseMs?: number;
+  } = {},
 ): Promise<SessionStore> {
   if (url === undefined) return new FileSessionStore({ home, ...options.file });
   // Loaded only when asked for: the file store's commands never load the database client.
@@ -40,6 +45,7 @@ export async function openStore(
       url,
       ...(options.file?.newSessionId ? { newSessionId: options.file.newSessionId } : {}),
       ...(options.warn ? { log: options.warn } : {}),
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
     });
   } catch (error) {
     throw storeFailure(error);

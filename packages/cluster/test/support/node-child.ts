@@ -1,5 +1,6 @@
-// A cluster node as its own process: `worker` or `front`, over a file session store in a shared
-// directory and the test's PostgreSQL. The worker's `note` tool appends its call id to
+// A cluster node as its own process: `worker` or `front`, over the session store the test names
+// (TERN_CLUSTER_TEST_STORE: "pg", the PostgreSQL store on the test's database, with the cluster's
+// lease; otherwise a file store in a shared directory) and the test's PostgreSQL. The worker's `note` tool appends its call id to
 // executions.log, so a test can count executions per call; with "ask" every call needs a
 // permission answer from a client. Prints "ready <url?>" when listening.
 import { appendFileSync } from "node:fs";
@@ -7,7 +8,8 @@ import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
 import { UNKNOWN_MODEL_DEFAULTS } from "@tern/ai";
 import { modelCatalog } from "@tern/server";
-import { FileSessionStore } from "@tern/session";
+import { FileSessionStore, type SessionStore } from "@tern/session";
+import { PgSessionStore } from "@tern/store-pg";
 import { startFront, startWorker } from "../../src/index.js";
 
 const [role, url, home, modelUrl, leaseMs, ask] = process.argv.slice(2) as [
@@ -18,7 +20,10 @@ const [role, url, home, modelUrl, leaseMs, ask] = process.argv.slice(2) as [
   string,
   string | undefined,
 ];
-const store = new FileSessionStore({ home, fsync: "never" });
+const store: SessionStore =
+  process.env.TERN_CLUSTER_TEST_STORE === "pg"
+    ? await PgSessionStore.connect({ url, leaseMs: Number(leaseMs) })
+    : new FileSessionStore({ home, fsync: "never" });
 
 if (role === "worker") {
   const note: AnyAgentTool = {

@@ -18,6 +18,8 @@ export interface NodeSetup {
   ask?: boolean;
   /** Runs at once per worker (default 4). */
   concurrency?: number;
+  /** The nodes' session store: "pg" (the PostgreSQL store) or the shared file store (default). */
+  store?: "pg" | "file";
 }
 
 export class Nodes {
@@ -27,11 +29,12 @@ export class Nodes {
 
   /** Starts a node; resolves with its process and (for a front) its URL once it says "ready". */
   spawn(role: "worker" | "front"): Promise<{ child: ChildProcess; url: string }> {
-    const { pgUrl, home, modelUrl, leaseMs, ask, concurrency } = this.setup;
-    const env =
-      concurrency === undefined
-        ? process.env
-        : { ...process.env, TERN_CLUSTER_CONCURRENCY: String(concurrency) };
+    const { pgUrl, home, modelUrl, leaseMs, ask, concurrency, store } = this.setup;
+    const env = {
+      ...process.env,
+      ...(concurrency === undefined ? {} : { TERN_CLUSTER_CONCURRENCY: String(concurrency) }),
+      ...(store === undefined ? {} : { TERN_CLUSTER_TEST_STORE: store }),
+    };
     const child = spawnTs(
       CHILD,
       [role, pgUrl, home, modelUrl, String(leaseMs), ...(ask ? ["ask"] : [])],
