@@ -175,7 +175,8 @@ caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --al
 
 Takes runs off the database and runs them with the agent of tern serve (same flags, same
 config.json): each with a lease renewed by heartbeats; a run whose worker died is taken over by
-another and resumed from the session log. Sessions live under --home, shared by every node.
+another and resumed from the session log. Sessions live in the PostgreSQL session store on the
+same database.
   --store postgres://…     the cluster's database (credentials from the URL or PG*) [TERN_STORE]
   --concurrency N          runs at once in this process (default 4)
   --lease S                a silent worker loses its runs after S seconds (default 15)
