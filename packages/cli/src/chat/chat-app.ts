@@ -266,14 +266,13 @@ export class ChatApp {
       if (always) this.print(this.style.dim(`allowed from now on: ${always}`));
     } else if (choice === "s" && always) {
       question.resolve({ allow: true, remember: true });
-      try {
-        const file = saveProjectAllow(this.runtime.cwd, question.request.suggestedRules);
-        this.print(this.style.dim(`allowed from now on, saved in ${file}: ${always}`));
-      } catch (error) {
-        this.print(
-          this.style.red(`✗ could not save the rule: ${errorText(error)} (allowed for this session only)`),
-        );
-      }
+      saveProjectAllow(this.runtime.cwd, this.runtime.home, question.request.suggestedRules).then(
+        (file) => this.print(this.style.dim(`allowed from now on, saved in ${file}: ${always}`)),
+        (error) =>
+          this.print(
+            this.style.red(`✗ could not save the rule: ${errorText(error)} (allowed for this session only)`),
+          ),
+      );
     } else if (choice === "t") {
       question.reason = new LineEditor();
       this.refresh();

@@ -1,12 +1,13 @@
 // `tern hooks [approve]`: the command hooks of the settings files (the user's config.json and the
 // project's .tern/config.json) and whether the project's are approved; `approve` says yes to the
-// project's current hooks, once, for this project (an edit of them needs a new yes).
+// project's current hooks and `allow` rules, once, for this project (an edit needs a new yes).
 import { resolve } from "node:path";
 import { DEFAULT_COMMAND_HOOK_TIMEOUT_MS, workspaceRoot } from "@tern/tools";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { approveProjectHooks, type HookSetting, loadHookSettings } from "../config/hooks.js";
+import { approveProjectRules, loadProjectRules } from "../config/project-rules.js";
 import { checkDirectory, loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
 import { colorEnabled, createStyle } from "../render/style.js";
@@ -30,8 +31,14 @@ export async function hooksCommand(argv: string[], io: Io): Promise<ExitCode> {
   const project = settings.project;
 
   if (action === "approve") {
+    const rules = await approveProjectRules(cwd, home.home);
+    if (rules.length > 0)
+      io.stdout.write(`approved the project's allow rules for ${root}: ${rules.join(", ")}\n`);
     if (!project || project.hooks.length === 0) {
-      io.stdout.write(`no project hooks to approve in ${resolve(root, ".tern", "config.json")}\n`);
+      if (rules.length === 0)
+        io.stdout.write(
+          `no project hooks or allow rules to approve in ${resolve(root, ".tern", "config.json")}\n`,
+        );
       return 0;
     }
     await approveProjectHooks(home.home, root, project);
@@ -49,6 +56,13 @@ export async function hooksCommand(argv: string[], io: Io): Promise<ExitCode> {
     print(style.bold(`project hooks (${project.file}) · ${state}`));
     listHooks(project.hooks, print);
   } else print(style.dim(`no project hooks (${resolve(root, ".tern", "config.json")})`));
+  const rules = await loadProjectRules(cwd, home.home);
+  if (rules.allow.length > 0)
+    print(`project allow rules · ${style.green("approved")}: ${rules.allow.join(", ")}`);
+  if (rules.unapproved.length > 0)
+    print(
+      `project allow rules · ${style.yellow("not approved: tern hooks approve")}: ${rules.unapproved.join(", ")}`,
+    );
   return 0;
 }
 

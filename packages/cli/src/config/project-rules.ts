@@ -1,11 +1,15 @@
-// The project's permission rules: `allow` and `deny` in `<workspace>/.tern/config.json`, added to
-// the user's rules for sessions in that workspace, and where "always allow, save for this project"
-// in chat writes. A repository can ship this file, so every run names the rules it took from it
-// (a cloned project cannot allow commands silently). Other keys of the file are kept as they are.
+// The project's permission rules: `allow` and `deny` in `<workspace root>/.tern/config.json`,
+// added to the user's rules for sessions in that workspace, and where "always allow, save for this
+// project" in chat writes. A repository can ship this file, so its `allow` rules widen nothing
+// until the user approved that exact list once for this project (`tern hooks approve`, or saving
+// a rule from chat, which is that approval), remembered like project hooks; `deny` rules only
+// narrow and always apply. Every run names the rules it took from the file. Other keys of the file
+// are kept as they are.
 
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseRule } from "@tern/tools";
+import { parseRule, workspaceRoot } from "@tern/tools";
+import { hookApprovals } from "./hooks.js";
 
 export const PROJECT_CONFIG = path.join(".tern", "config.json");
 
@@ -16,16 +20,43 @@ export const PROJECT_CONFIG = path.join(".tern", "config.json");
  */
 export const PROTECT_PROJECT_CONFIG = ["write(.tern/**)", "edit(.tern/**)"];
 
+/** The key of the project's allow list in the approvals file (beside its hooks'). */
+const APPROVAL_KEY = "permission-allow-rules";
+
 export interface ProjectRules {
   path: string;
+  /** In effect: the file's allow rules when approved, else none. */
   allow: string[];
   deny: string[];
+  /** The file's allow rules that wait for approval (not in effect). */
+  unapproved: string[];
   warnings: string[];
 }
 
-export function loadProjectRules(cwd: string): ProjectRules {
-  const file = path.join(cwd, PROJECT_CONFIG);
-  const rules: ProjectRules = { path: file, allow: [], deny: [], warnings: [] };
+/** The rules of the workspace's `.tern/config.json`; its allow rules only once approved. */
+export async function loadProjectRules(cwd: string, home: string): Promise<ProjectRules> {
+  const rules = readProjectRules(cwd);
+  if (rules.allow.length === 0) return rules;
+  const approved = await hookApprovals(home)
+    .isApproved(workspaceRoot(cwd), APPROVAL_KEY, rules.allow)
+    .catch(() => false);
+  if (approved) return rules;
+  rules.warnings.push(
+    `${rules.path}: allow rules not in effect until approved (review them, then tern hooks approve): ${rules.allow.join(", ")}`,
+  );
+  return { ...rules, allow: [], unapproved: rules.allow };
+}
+
+/** Approves the project's current allow list (tern hooks approve, or a rule saved from chat). */
+export async function approveProjectRules(cwd: string, home: string): Promise<string[]> {
+  const { allow } = readProjectRules(cwd);
+  if (allow.length > 0) await hookApprovals(home).approve(workspaceRoot(cwd), APPROVAL_KEY, allow);
+  return allow;
+}
+
+function readProjectRules(cwd: string): ProjectRules {
+  const file = path.join(workspaceRoot(cwd), PROJECT_CONFIG);
+  const rules: ProjectRules = { path: file, allow: [], deny: [], unapproved: [], warnings: [] };
   const raw = readObject(file, rules.warnings);
   for (const key of ["allow", "deny"] as const) {
     const value = raw?.[key];
@@ -49,9 +80,12 @@ export function loadProjectRules(cwd: string): ProjectRules {
   return rules;
 }
 
-/** Adds allow rules to the project's file (creating it); returns its path. Throws when it cannot write. */
-export function saveProjectAllow(cwd: string, added: readonly string[]): string {
-  const file = path.join(cwd, PROJECT_CONFIG);
+/**
+ * Adds allow rules to the project's file (creating it) and approves the resulting list: the user
+ * chose them. Returns the file's path; throws when it cannot write.
+ */
+export async function saveProjectAllow(cwd: string, home: string, added: readonly string[]): Promise<string> {
+  const file = path.join(workspaceRoot(cwd), PROJECT_CONFIG);
   const problems: string[] = [];
   const raw = readObject(file, problems);
   if (problems.length > 0) throw new Error(`${problems[0]}; not changed`);
@@ -62,6 +96,7 @@ export function saveProjectAllow(cwd: string, added: readonly string[]): string 
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify({ ...config, allow }, null, 2)}\n`);
   renameSync(temp, file);
+  await approveProjectRules(cwd, home);
   return file;
 }
 

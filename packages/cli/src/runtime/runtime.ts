@@ -30,7 +30,7 @@ import {
 import { UsageError } from "../cli/errors.js";
 import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
-import { loadProjectRules, PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
+import { loadProjectRules, PROTECT_PROJECT_CONFIG, type ProjectRules } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { openStore, storeFailure } from "../config/store.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
@@ -70,6 +70,8 @@ export interface Runtime {
   /** What confines `bash` (for the header). */
   sandbox: SandboxStatus;
   cwd: string;
+  /** $TERN_HOME: where approvals and checkpoints live. */
+  home: string;
   /** The project instructions loaded into the system prompt. */
   instructions: LoadedInstructions;
   /** Set when --session resumed a saved session. */
@@ -137,6 +139,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       workspaceRoot(cwd),
     );
     for (const warning of hookSettings.warnings) warn(warning);
+    const projectRules = await loadProjectRules(cwd, settings.home);
     return build(options, {
       store,
       registry,
@@ -147,6 +150,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       sandbox,
       sandboxOptions,
       hookSettings,
+      projectRules,
       mcp,
     });
   } catch (error) {
@@ -168,6 +172,7 @@ function build(
     sandbox: SandboxStatus;
     sandboxOptions: SandboxOptions;
     hookSettings: HookSettings;
+    projectRules: ProjectRules;
     mcp: McpManager | undefined;
   },
 ): Runtime {
@@ -199,7 +204,7 @@ function build(
     ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
   });
   for (const warning of [...instructions.warnings, ...warnings]) options.warn(warning);
-  const project = loadProjectRules(cwd);
+  const project = parts.projectRules;
   for (const warning of project.warnings) options.warn(warning);
   const fromProject = [
     ...project.allow.map((rule) => `allow ${rule}`),
@@ -249,6 +254,7 @@ function build(
     permissions: policy,
     sandbox: parts.sandbox,
     cwd,
+    home: settings.home,
     instructions,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
     ...(mcp ? { mcp } : {}),
