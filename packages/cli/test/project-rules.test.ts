@@ -40,6 +40,8 @@ it("a cloned project's allow rules are not in effect until approved, then they a
     /allow rules not in effect until approved .*tern hooks approve.*bash\(touch:\*\)/,
   );
   expect(existsSync(join(work, "made.txt"))).toBe(false);
+  // One file holds hooks and rules: reading its hooks does not call the rules unknown.
+  expect(before.stderr).not.toContain('"allow" ignored');
 
   const approved = await runTern(["hooks", "approve", "-C", work], { env, cwd: work });
   expect(approved.code, approved.stderr).toBe(0);

@@ -6,13 +6,12 @@
 // A project's hooks run commands, so they run only after the user approved them once for that
 // project (`tern hooks approve`), remembered like project MCP servers (by project and by a hash
 // of the hooks: an edit asks again). Bad entries are warnings, never a crash.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HookEventName, HookRegistry } from "@tern/agent";
 import { FileApprovalStore } from "@tern/mcp";
 import { type CommandHookOptions, type CommandHookSpec, commandHook } from "@tern/tools";
+import { PROJECT_SETTINGS_FILE, PROJECT_SETTINGS_KEYS, readProjectSettings } from "./project-settings.js";
 
-export const PROJECT_SETTINGS_FILE = join(".tern", "config.json");
 /** Where the approvals of project hooks are kept, in $TERN_HOME. */
 export const HOOK_APPROVALS_FILE = "hook-approvals.json";
 /** The approval store's key for a project's hooks (one approval covers the whole "hooks" object). */
@@ -96,29 +95,15 @@ export function installCommandHooks(
 }
 
 function readProjectHooks(file: string, warnings: string[]): object | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-      warnings.push(`${file}: ${(error as Error).message}`);
-    return undefined;
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    warnings.push(`${file}: not valid JSON (${(error as Error).message}); ignored`);
-    return undefined;
-  }
-  if (!isObject(raw)) {
-    warnings.push(`${file}: must hold a JSON object; ignored`);
-    return undefined;
-  }
+  const raw = readProjectSettings(file, warnings);
+  if (raw === undefined) return undefined;
   for (const key of Object.keys(raw)) {
-    if (key !== "hooks") warnings.push(`${file}: "${key}" ignored (a project's settings hold only "hooks")`);
+    if (!PROJECT_SETTINGS_KEYS.includes(key))
+      warnings.push(
+        `${file}: "${key}" ignored (a project's settings hold ${PROJECT_SETTINGS_KEYS.join(", ")})`,
+      );
   }
-  if (raw.hooks === undefined || isObject(raw.hooks)) return raw.hooks;
+  if (raw.hooks === undefined || isObject(raw.hooks)) return raw.hooks as object | undefined;
   warnings.push(`${file}: "hooks" must be an object of hook lists by event; ignored`);
   return undefined;
 }

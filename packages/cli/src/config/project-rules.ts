@@ -6,12 +6,11 @@
 // narrow and always apply. Every run names the rules it took from the file. Other keys of the file
 // are kept as they are.
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseRule, workspaceRoot } from "@tern/tools";
 import { hookApprovals } from "./hooks.js";
-
-export const PROJECT_CONFIG = path.join(".tern", "config.json");
+import { PROJECT_SETTINGS_FILE, readProjectSettings } from "./project-settings.js";
 
 /**
  * The agent's file tools may not change `.tern/` (its permission rules and commands): a model that
@@ -55,9 +54,9 @@ export async function approveProjectRules(cwd: string, home: string): Promise<st
 }
 
 function readProjectRules(cwd: string): ProjectRules {
-  const file = path.join(workspaceRoot(cwd), PROJECT_CONFIG);
+  const file = path.join(workspaceRoot(cwd), PROJECT_SETTINGS_FILE);
   const rules: ProjectRules = { path: file, allow: [], deny: [], unapproved: [], warnings: [] };
-  const raw = readObject(file, rules.warnings);
+  const raw = readProjectSettings(file, rules.warnings);
   for (const key of ["allow", "deny"] as const) {
     const value = raw?.[key];
     if (value === undefined) continue;
@@ -85,9 +84,9 @@ function readProjectRules(cwd: string): ProjectRules {
  * chose them. Returns the file's path; throws when it cannot write.
  */
 export async function saveProjectAllow(cwd: string, home: string, added: readonly string[]): Promise<string> {
-  const file = path.join(workspaceRoot(cwd), PROJECT_CONFIG);
+  const file = path.join(workspaceRoot(cwd), PROJECT_SETTINGS_FILE);
   const problems: string[] = [];
-  const raw = readObject(file, problems);
+  const raw = readProjectSettings(file, problems);
   if (problems.length > 0) throw new Error(`${problems[0]}; not changed`);
   const config = raw ?? {};
   const allow = Array.isArray(config.allow) ? [...config.allow] : [];
@@ -98,25 +97,4 @@ export async function saveProjectAllow(cwd: string, home: string, added: readonl
   renameSync(temp, file);
   await approveProjectRules(cwd, home);
   return file;
-}
-
-/** The file's object; undefined when there is none, or it is unreadable (with a warning). */
-function readObject(file: string, warnings: string[]): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-      warnings.push(`${file}: ${(error as Error).message}`);
-    return undefined;
-  }
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-    warnings.push(`${file}: must hold a JSON object`);
-  } catch (error) {
-    warnings.push(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  return undefined;
 }
