@@ -3,6 +3,7 @@
 // network (off unless allowed), and process lifetime (nothing outlives the call or an abort).
 // Skips, saying why, only where bubblewrap cannot run; CI installs it.
 
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -40,6 +41,37 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
       // sandbox-attacks.test.ts uses a directory outside /tmp to show the read-only case.
       expect(result.text).not.toContain("pwned");
       expect(await readFile(path.join(ws.outside, "secret.txt"), "utf8")).toBe("TOP SECRET\n");
+    });
+
+    it("shows readOnly paths under the private /tmp again, read-only (a program's own files)", async () => {
+      const ws = await workspace();
+      const installed = await mkdtemp("/tmp/tern-sandbox-installed-");
+      try {
+        await writeFile(path.join(installed, "server.js"), "the program\n");
+        const sandbox = createSandbox();
+        const run = async (readOnly?: string[]) => {
+          const launch = await sandbox.launch({
+            shell: "/bin/sh",
+            command: `cat ${installed}/server.js || echo hidden; echo x > ${installed}/server.js || echo refused`,
+            root: ws.root,
+            cwd: ws.root,
+            ...(readOnly ? { readOnly } : {}),
+          });
+          if (!launch.ok) throw new Error(launch.error);
+          return execFileSync(launch.program, launch.args, {
+            env: launch.env,
+            encoding: "utf8",
+            stdio: "pipe",
+          });
+        };
+        expect(await run()).toContain("hidden");
+        const shown = await run([installed]);
+        expect(shown).toContain("the program");
+        expect(shown).toContain("refused");
+        expect(await readFile(path.join(installed, "server.js"), "utf8")).toBe("the program\n");
+      } finally {
+        await rm(installed, { recursive: true, force: true });
+      }
     });
 
     it("cannot regain root's power to remount the file system", async () => {

@@ -4,7 +4,8 @@
 // warning naming `tern mcp approve`), starts the rest lazily and in parallel, and says when one
 // fails. A malformed configuration is a usage error (exit 2): a server that silently does not
 // exist is worse than a clear stop, and --no-mcp runs without.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
+import path from "node:path";
 import type { AnyAgentTool, TurnPatch, TurnPreparation } from "@tern/agent";
 import {
   FileApprovalStore,
@@ -135,6 +136,7 @@ async function confine(
         root,
         cwd: config.cwd ?? root,
         env: {},
+        readOnly: programFiles([config.command, ...config.args]),
       });
       if (!launch.ok) throw new UsageError(`--mcp-sandbox: ${launch.error}`);
       const env = Object.entries(launch.env).filter(
@@ -148,6 +150,24 @@ async function confine(
       };
     }),
   );
+}
+
+/**
+ * The sandbox's /tmp is private, which would hide a server installed under /tmp (a checkout
+ * there, `npx`'s cache): each absolute path on the command line that lies in /tmp is shown again,
+ * read-only, from its top `node_modules` (so its dependencies resolve) or else its own directory.
+ */
+function programFiles(argv: readonly string[]): string[] {
+  const shown = new Set<string>();
+  for (const arg of argv) {
+    if (!path.isAbsolute(arg) || !existsSync(arg)) continue;
+    const real = realpathSync(arg);
+    if (!real.startsWith("/tmp/")) continue;
+    const parts = real.split(path.sep);
+    const modules = parts.indexOf("node_modules");
+    shown.add(modules > 0 ? parts.slice(0, modules + 1).join(path.sep) : path.dirname(real));
+  }
+  return [...shown];
 }
 
 /** One warning each time a server ends up failed (it does not come back without a retry). */

@@ -37,6 +37,8 @@ export interface SandboxPlan {
   cwd: string;
   allowNet: boolean;
   hidden: readonly HiddenPath[];
+  /** Host paths under the private /tmp to show read-only again (a program's own files). */
+  readOnly?: readonly string[];
 }
 
 /** bwrap's arguments up to and including "--"; the program and its arguments follow. */
@@ -52,6 +54,7 @@ export function bubblewrapArguments(plan: SandboxPlan): string[] {
       path: entry.path,
       args: entry.kind === "dir" ? ["--tmpfs", entry.path] : ["--ro-bind", "/dev/null", entry.path],
     })),
+    ...(plan.readOnly ?? []).map((shown) => ({ path: shown, args: ["--ro-bind", shown, shown] })),
     { path: plan.root, args: ["--bind", plan.root, plan.root] },
   ];
   mounts.sort((a, b) => depth(a.path) - depth(b.path));

@@ -39,6 +39,11 @@ export interface LaunchRequest {
   env?: NodeJS.ProcessEnv;
   /** Shell options before `-c` (command hooks pass --norc). */
   shellOptions?: readonly string[];
+  /**
+   * Host paths the program needs to read that the private /tmp would hide (an MCP server installed
+   * in a checkout under /tmp): shown read-only, never writable.
+   */
+  readOnly?: readonly string[];
 }
 
 export interface Sandbox {
@@ -87,6 +92,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         cwd: request.cwd,
         allowNet,
         hidden: hiddenPaths(process.env, options.hide),
+        ...(request.readOnly ? { readOnly: request.readOnly } : {}),
       });
       // The host's temporary directory is not writable inside; the private /tmp is.
       return {
