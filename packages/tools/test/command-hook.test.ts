@@ -2,13 +2,13 @@
 // rewrite, context; a timeout kills the hook's whole process group; every bad answer is a
 // reported failure (fail-closed for PreToolUse, fail-open elsewhere). The sandboxed path is
 // covered end to end in packages/cli/test/hooks.test.ts.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type HookFailure, HookRegistry } from "@tern/agent";
 import { describe, expect, it } from "vitest";
 import { type CommandHookSpec, commandHook, HOOK_OUTPUT_MAX_BYTES } from "../src/index.js";
 import { tempDir } from "./support.js";
-import { hostProcesses, waitFor } from "./support-sandbox.js";
+import { hostProcesses, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 
 const OFF = { profile: "off" } as const;
 
@@ -160,5 +160,29 @@ describe("commandHook", () => {
       { type: "text", text: "rewritten" },
       { type: "text", text: "ctx" },
     ]);
+  });
+});
+
+describe.skipIf(SANDBOX_SKIP_REASON !== undefined)("commandHook in the sandbox", () => {
+  it("reads a script in the settings' directory above the workspace, even under the private /tmp", async () => {
+    const project = await tempDir();
+    const root = path.join(project, "pkg");
+    mkdirSync(root);
+    mkdirSync(path.join(project, ".tern"));
+    writeFileSync(path.join(project, ".tern", "guard.sh"), "echo 'from the project script' >&2; exit 2\n");
+    const hooks = new HookRegistry([
+      commandHook(
+        { event: "PreToolUse", command: 'bash "$TERN_PROJECT_DIR/.tern/guard.sh"' },
+        { root, projectDir: project, sandbox: { profile: "sandbox" } },
+      ),
+    ]);
+    const decision = await hooks.runPreToolUse(
+      { toolName: "write", toolCallId: "c1", args: { path: "a.txt", content: "x" } },
+      () => {},
+    );
+    expect(decision).toMatchObject({
+      action: "deny",
+      reason: expect.stringContaining("from the project script"),
+    });
   });
 });

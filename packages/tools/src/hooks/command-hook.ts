@@ -45,6 +45,7 @@ export interface CommandHookOptions {
 export function commandHook(spec: CommandHookSpec, options: CommandHookOptions): Hook {
   const sandbox = createSandbox(options.sandbox);
   const root = realpathSync(options.root);
+  const projectDir = options.projectDir === undefined ? root : realpathSync(options.projectDir);
   const event = spec.event;
   return {
     event,
@@ -61,6 +62,8 @@ export function commandHook(spec: CommandHookSpec, options: CommandHookOptions):
         // bash reads ~/.bashrc when its stdin is a socket (it guesses rshd), and Node's pipes are
         // socketpairs: a hook would run the user's shell startup (slow, and it may take locks).
         shellOptions: ["--norc"],
+        // The settings' directory holds the hook's scripts: readable even under the private /tmp.
+        ...(projectDir !== root ? { readOnly: [projectDir] } : {}),
         ...(options.env ? { env: options.env } : {}),
       });
       if (!launch.ok) throw new Error(launch.error);
