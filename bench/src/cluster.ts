@@ -2,12 +2,14 @@
 // processes (one run at a time each) on a scripted model with MODEL_LATENCY_MS per turn (two turns a run: a tool call, then
 // the answer), interleaved round by round so the machine's load hits every count alike; and the
 // takeover time after a SIGKILL (the dead worker's lease running out to another worker resuming
-// the run), measured on the database's clock. Medians with their range.
+// the run), measured on the database's clock. Medians with their range. Sessions live in the
+// PostgreSQL session store, as with `tern worker` (BENCH_CLUSTER_STORE=file: the shared file store).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { enqueueRun } from "@tern/cluster";
-import { FileSessionStore, liveLockOwner } from "@tern/session";
+import { FileSessionStore, liveLockOwner, type SessionStore } from "@tern/session";
+import { PgSessionStore } from "@tern/store-pg";
 import pg from "pg";
 import { startModelServer } from "../../packages/cluster/test/support/model-server.js";
 import { Nodes } from "../../packages/cluster/test/support/nodes.js";
@@ -24,6 +26,7 @@ const MODEL_LATENCY_MS = 200;
 const LEASE_MS = 3000;
 const TAKEOVERS = 5;
 const POLL_MS = 20;
+const STORE = process.env.BENCH_CLUSTER_STORE === "file" ? "file" : "pg";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,9 +40,13 @@ export async function clusterBench() {
     modelUrl: model.baseUrl,
     leaseMs: LEASE_MS,
     concurrency: CONCURRENCY,
+    store: STORE,
   });
   const pool = new pg.Pool({ connectionString: db.url });
-  const store = new FileSessionStore({ home, fsync: "never" });
+  const store: SessionStore =
+    STORE === "pg"
+      ? await PgSessionStore.connect({ url: db.url })
+      : new FileSessionStore({ home, fsync: "never" });
   try {
     // The schema: the first worker migrates it.
     const first = await nodes.spawn("worker");
@@ -65,7 +72,7 @@ export async function clusterBench() {
       let holder: number | undefined;
       while (holder === undefined) {
         await sleep(POLL_MS);
-        holder = liveLockOwner(store.pathFor(home, session.id))?.pid;
+        holder = await holderOf(pool, store, home, session.id);
       }
       const index = workers.findIndex((worker) => worker.child.pid === holder);
       const killedAt = performance.now();
@@ -92,7 +99,7 @@ export async function clusterBench() {
       await waitDone(pool, [runId]);
     }
     const rows: Record<string, string | number>[] = WORKER_COUNTS.map((count) => ({
-      case: `${count} worker(s), ${CONCURRENCY} run(s) each at once`,
+      case: `${count} worker(s), ${CONCURRENCY} run(s) each at once, ${STORE} store`,
       "median runs/s": round(percentile(throughput[count]!, 50), 2),
       "min runs/s": round(Math.min(...throughput[count]!), 2),
       "max runs/s": round(Math.max(...throughput[count]!), 2),
@@ -114,6 +121,7 @@ export async function clusterBench() {
     return rows;
   } finally {
     nodes.killAll();
+    await store.close?.();
     await pool.end();
     await model.close();
     await db.dispose();
@@ -121,12 +129,20 @@ export async function clusterBench() {
   }
 }
 
-async function submitAndWait(
+/** The pid writing the session: the file lock's owner, or the PostgreSQL lease's holder ("host:pid:…"). */
+async function holderOf(
   pool: pg.Pool,
-  store: FileSessionStore,
-  cwd: string,
-  runs: number,
-): Promise<void> {
+  store: SessionStore,
+  home: string,
+  id: string,
+): Promise<number | undefined> {
+  if (store instanceof FileSessionStore) return liveLockOwner(store.pathFor(home, id))?.pid;
+  const { rows } = await pool.query("select lease_holder from tern_sessions where id = $1", [id]);
+  const pid = Number(String(rows[0]?.lease_holder ?? "").split(":")[1]);
+  return Number.isInteger(pid) ? pid : undefined;
+}
+
+async function submitAndWait(pool: pg.Pool, store: SessionStore, cwd: string, runs: number): Promise<void> {
   const ids = await Promise.all(
     Array.from({ length: runs }, async (_, i) => {
       const session = await store.create({ cwd });
