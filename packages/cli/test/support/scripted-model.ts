@@ -17,8 +17,14 @@ export async function startScriptedModel(replies: Exchange[] = []): Promise<Loop
   return server;
 }
 
-/** A tern child's environment for `server`, in a fresh TERN_HOME unless `extra` names one. */
-export function scriptedModelEnv(server: LoopbackServer, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+/**
+ * A tern child's environment for the model at `server.baseUrl` (a scripted one, or an address that
+ * must not answer), in a fresh TERN_HOME unless `extra` names one.
+ */
+export function scriptedModelEnv(
+  server: Pick<LoopbackServer, "baseUrl">,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   return ternEnv({
     TERN_HOME: extra.TERN_HOME ?? tempDir(),
     TERN_PROVIDER: "llamacpp",
