@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { type Exchange, textReply, toolReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -178,14 +178,7 @@ describe("sessions export --cassette", () => {
 describe("tern serve --record / --replay", () => {
   /** One served session, one prompt: the run's final answer. */
   async function answer(base: string): Promise<unknown> {
-    const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
-    const id = ((await created.json()) as { session: { id: string } }).session.id;
-    const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: JSON.stringify({ content: "hello there" }),
-    });
-    const frames = await sseReader(reply).all();
+    const frames = await promptNewSession(base, "hello there");
     return frames.find((frame) => frame.event === "done")?.data.answer;
   }
 

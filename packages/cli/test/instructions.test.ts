@@ -9,7 +9,7 @@ import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
 import { contentText, type LoopbackServer, textReply, wireMessages } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -114,19 +114,8 @@ describe("project instructions in tern serve", () => {
       ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
     ]);
     try {
-      const created = await fetch(`${served.base}/api/sessions`, {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: "{}",
-      });
-      const id = ((await created.json()) as { session: { id: string } }).session.id;
       model.push({ text: "Hello." });
-      const sent = await fetch(`${served.base}/api/sessions/${id}/messages`, {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: JSON.stringify({ content: "hi" }),
-      });
-      await sseReader(sent).all();
+      await promptNewSession(served.base, "hi");
       const body = model.requests.at(-1)!.body as { messages: { content: string }[] };
       expect(body.messages[0]!.content).toContain(
         `<instructions path="${join(work, "AGENTS.md")}" scope="project">\nSERVED: run the linter first.`,

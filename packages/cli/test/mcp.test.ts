@@ -26,7 +26,7 @@ import {
 } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
 import { startScriptedModel } from "./support/scripted-model.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -494,14 +494,7 @@ describe("tern serve", () => {
       "none",
     ]);
     expect(proc.stderr).toMatch(/MCP server "memory" from .*was not started: .*tern mcp approve memory/);
-    const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
-    const id = ((await created.json()) as { session: { id: string } }).session.id;
-    const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: JSON.stringify({ content: "look" }),
-    });
-    const frames = await sseReader(reply).all();
+    const frames = await promptNewSession(base, "look");
     expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Looked." } });
     expect(toolNames(0)).toContain("mcp__f__look");
     expect(toolNames(0)).not.toContain("mcp__memory__read_graph");
