@@ -15,7 +15,7 @@ import {
   wireMessages,
 } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
-import { promptNewSession, startServe } from "./support/serve.js";
+import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -304,11 +304,7 @@ describe("hooks in tern serve", () => {
         hooks: { UserPromptSubmit: [{ command: `echo '{"additionalContext":"SERVED HOOK CONTEXT"}'` }] },
       }),
     );
-    const served = await startServe([
-      "--port",
-      "0",
-      ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
-    ]);
+    const served = await startScriptedServe(model.baseUrl, home, work);
     try {
       model.push({ text: "Hello." });
       await promptNewSession(served.base, "hi");

@@ -9,7 +9,7 @@ import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
 import { contentText, type LoopbackServer, textReply, wireMessages } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
-import { promptNewSession, startServe } from "./support/serve.js";
+import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -108,11 +108,7 @@ describe("project instructions in tern serve", () => {
     const home = tempDir();
     const work = tempDir();
     writeFileSync(join(work, "AGENTS.md"), "SERVED: run the linter first.");
-    const served = await startServe([
-      "--port",
-      "0",
-      ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
-    ]);
+    const served = await startScriptedServe(model.baseUrl, home, work);
     try {
       model.push({ text: "Hello." });
       await promptNewSession(served.base, "hi");

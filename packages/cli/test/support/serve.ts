@@ -42,6 +42,31 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
   };
 }
 
+/**
+ * `tern serve` on an ephemeral HTTP port, answering with the scripted model at `modelUrl` (as model
+ * "scripted"), with TERN home `home`, working in `cwd`; `extra` adds flags.
+ */
+export function startScriptedServe(
+  modelUrl: string,
+  home: string,
+  cwd: string,
+  extra: string[] = [],
+): Promise<Served> {
+  return startServe([
+    "--port",
+    "0",
+    "--base-url",
+    modelUrl,
+    "--model",
+    "scripted",
+    "--home",
+    home,
+    "--cwd",
+    cwd,
+    ...extra,
+  ]);
+}
+
 /** Opens a session on the served tern at `base` over HTTP; resolves with its id. */
 export async function openSession(base: string): Promise<string> {
   const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
