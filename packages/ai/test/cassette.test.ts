@@ -10,8 +10,8 @@ import { CassetteError, readCassette } from "../src/cassette/format.js";
 import { recordCassette } from "../src/cassette/record.js";
 import { replayCassette } from "../src/cassette/replay.js";
 import { streamOpenAICompletions } from "../src/providers/openai-completions.js";
-import type { Context, Model, ModelFetch } from "../src/types.js";
-import { collect } from "./support/provider-harness.js";
+import type { Context, ModelFetch } from "../src/types.js";
+import { collect, completionsModel } from "./support/provider-harness.js";
 import { fixtureText, type LoopbackServer, startLoopbackServer } from "./support/sse-server.js";
 
 const dirs: string[] = [];
@@ -36,20 +36,6 @@ const COMMITTED = fileURLToPath(
   new URL("./fixtures/cassettes/anthropic-fallback-tool-call.jsonl", import.meta.url),
 );
 const SECRET = "sk-test-0123456789abcdef";
-
-function model(baseUrl: string): Model {
-  return {
-    id: "test-model",
-    name: "Test model",
-    api: "openai-completions",
-    provider: "openai",
-    baseUrl: `${baseUrl}/v1`,
-    contextWindow: 128_000,
-    maxOutputTokens: 4_096,
-    abilities: { toolCall: true, jsonMode: true, reasoning: false, images: true },
-    prices: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
-  };
-}
 
 const ask = (text: string): Context => ({ messages: [{ role: "user", content: text, timestamp: 1 }] });
 
@@ -81,7 +67,7 @@ describe("recording and replaying a real provider stream", () => {
     const recording = recordCassette(path, { placeholders: { cwd: "/home/someone/project" } });
     const live = await collect(
       streamOpenAICompletions,
-      model(server.baseUrl),
+      completionsModel(server.baseUrl),
       ask("read /home/someone/project/a.txt"),
       {
         apiKey: SECRET,
@@ -105,7 +91,7 @@ describe("recording and replaying a real provider stream", () => {
     const replay = replayCassette(path, { placeholders: { cwd: "/work/other" } });
     const again = await collect(
       streamOpenAICompletions,
-      model("http://127.0.0.1:9"),
+      completionsModel("http://127.0.0.1:9"),
       ask("read /work/other/a.txt"),
       {
         apiKey: "another-key",
@@ -137,7 +123,7 @@ describe("recording and replaying a real provider stream", () => {
         { kind: "sse", body: REAL_STREAM, chunks: eventOffsets(REAL_STREAM) },
       ]);
       const recording = recordCassette(COMMITTED);
-      await collect(streamOpenAICompletions, model(server.baseUrl), ask("Read a.txt"), {
+      await collect(streamOpenAICompletions, completionsModel(server.baseUrl), ask("Read a.txt"), {
         apiKey: "k",
         fetch: recording.fetch,
       });
@@ -145,7 +131,7 @@ describe("recording and replaying a real provider stream", () => {
     const replay = replayCassette(COMMITTED);
     const { message } = await collect(
       streamOpenAICompletions,
-      model("http://127.0.0.1:9"),
+      completionsModel("http://127.0.0.1:9"),
       ask("Read a.txt"),
       {
         apiKey: "k",
@@ -213,7 +199,7 @@ describe("what a cassette keeps", () => {
     await unused.close();
     const live = await collect(
       streamOpenAICompletions,
-      { ...model(""), baseUrl: url.replace("/chat/completions", "") },
+      { ...completionsModel(""), baseUrl: url.replace("/chat/completions", "") },
       ask("hi"),
       {
         apiKey: "k",
@@ -223,7 +209,7 @@ describe("what a cassette keeps", () => {
     );
     const replayed = await collect(
       streamOpenAICompletions,
-      { ...model(""), baseUrl: url.replace("/chat/completions", "") },
+      { ...completionsModel(""), baseUrl: url.replace("/chat/completions", "") },
       ask("hi"),
       {
         apiKey: "k",
@@ -242,7 +228,7 @@ describe("replay refuses what it cannot serve", () => {
     server = await startLoopbackServer([{ kind: "sse", body: REAL_STREAM }]);
     const path = tempFile();
     const recording = recordCassette(path);
-    await collect(streamOpenAICompletions, model(server.baseUrl), ask("first question"), {
+    await collect(streamOpenAICompletions, completionsModel(server.baseUrl), ask("first question"), {
       apiKey: "k",
       fetch: recording.fetch,
     });
@@ -253,7 +239,7 @@ describe("replay refuses what it cannot serve", () => {
     const path = await recorded();
     const { message } = await collect(
       streamOpenAICompletions,
-      model("http://127.0.0.1:9"),
+      completionsModel("http://127.0.0.1:9"),
       ask("first questions"),
       {
         apiKey: "k",
@@ -270,15 +256,25 @@ describe("replay refuses what it cannot serve", () => {
   it("a request past the end of the cassette says none is left", async () => {
     const path = await recorded();
     const replay = replayCassette(path);
-    const first = await collect(streamOpenAICompletions, model("http://h"), ask("first question"), {
-      apiKey: "k",
-      fetch: replay.fetch,
-    });
+    const first = await collect(
+      streamOpenAICompletions,
+      completionsModel("http://h"),
+      ask("first question"),
+      {
+        apiKey: "k",
+        fetch: replay.fetch,
+      },
+    );
     expect(first.message.stopReason).toBe("toolUse");
-    const second = await collect(streamOpenAICompletions, model("http://h"), ask("first question"), {
-      apiKey: "k",
-      fetch: replay.fetch,
-    });
+    const second = await collect(
+      streamOpenAICompletions,
+      completionsModel("http://h"),
+      ask("first question"),
+      {
+        apiKey: "k",
+        fetch: replay.fetch,
+      },
+    );
     expect(second.message.errorMessage).toContain("has no recorded exchange left (all 1 used)");
   });
 
@@ -288,7 +284,7 @@ describe("replay refuses what it cannot serve", () => {
     const replay = replayCassette(path, { miss: "record" });
     const { message } = await collect(
       streamOpenAICompletions,
-      model(server!.baseUrl),
+      completionsModel(server!.baseUrl),
       ask("second question"),
       {
         apiKey: "k",

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../src/providers/openai-completions.js";
 import type { AssistantContent, AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
 import { emptyUsage } from "../src/usage.js";
-import { atAnyByteBoundaries, collect } from "./support/provider-harness.js";
+import { atAnyByteBoundaries, collect, completionsModel } from "./support/provider-harness.js";
 import {
   completionsSse,
   fixtureLines,
@@ -14,21 +14,6 @@ import {
 } from "./support/sse-server.js";
 
 const DIR = "openai-completions";
-
-function testModel(baseUrl: string, overrides: Partial<Model> = {}): Model {
-  return {
-    id: "test-model",
-    name: "Test model",
-    api: "openai-completions",
-    provider: "openai",
-    baseUrl: `${baseUrl}/v1`,
-    contextWindow: 128_000,
-    maxOutputTokens: 4_096,
-    abilities: { toolCall: true, jsonMode: true, reasoning: false, images: true },
-    prices: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
-    ...overrides,
-  };
-}
 
 const ask: Context = {
   messages: [{ role: "user", content: "What is the weather in San Francisco?", timestamp: 1 }],
@@ -178,7 +163,7 @@ describe("openai-completions conformance (captured streams)", () => {
   for (const [file, expected] of Object.entries(EXPECTED)) {
     it(`assembles ${file}`, async () => {
       server = await startLoopbackServer([{ kind: "sse", body: sseBody(file) }]);
-      const message = await run(testModel(server.baseUrl));
+      const message = await run(completionsModel(server.baseUrl));
       expect(summary(message)).toEqual(expected);
       expect(message.errorMessage).toBeUndefined();
       expect(server.requests).toHaveLength(1);
@@ -189,7 +174,7 @@ describe("openai-completions conformance (captured streams)", () => {
       server = await startLoopbackServer();
       const live = server;
       await atAnyByteBoundaries(live, body, async () => {
-        expect(summary(await run(testModel(live.baseUrl)))).toEqual(expected);
+        expect(summary(await run(completionsModel(live.baseUrl)))).toEqual(expected);
       });
     });
   }
@@ -205,7 +190,7 @@ describe("openai-completions request", () => {
   it("sends the system prompt, messages, tools, usage request and headers", async () => {
     server = await startLoopbackServer([{ kind: "sse", body: sseBody("groq-tool-call.chunks.txt") }]);
     const payloads: unknown[] = [];
-    const model = testModel(server.baseUrl, { headers: { "x-model-header": "m" } });
+    const model = completionsModel(server.baseUrl, { headers: { "x-model-header": "m" } });
     await run(
       model,
       { systemPrompt: "You are terse.", tools: [weatherTool], messages: ask.messages },
@@ -258,14 +243,14 @@ describe("openai-completions request", () => {
       { kind: "sse", body: sseBody("groq-tool-call.chunks.txt") },
     ]);
     const context = { tools: [weatherTool], messages: ask.messages };
-    await run(testModel(server.baseUrl, { provider: "mistral" }), context, {
+    await run(completionsModel(server.baseUrl, { provider: "mistral" }), context, {
       apiKey: "k",
       maxTokens: 100,
       toolChoice: { name: "weather" },
       responseFormat: { type: "json_object" },
       reasoning: "high", // not a reasoning model: not sent
     });
-    const reasoningModel = testModel(server.baseUrl, {
+    const reasoningModel = completionsModel(server.baseUrl, {
       provider: "groq",
       abilities: { toolCall: true, jsonMode: true, reasoning: true, images: false },
     });
@@ -336,7 +321,7 @@ describe("openai-completions request", () => {
         { role: "user", content: "Thanks", timestamp: 5 },
       ],
     };
-    await run(testModel(server.baseUrl), context);
+    await run(completionsModel(server.baseUrl), context);
     const body = server.requests[0]!.body as { messages: unknown };
     const imageUrl = { type: "image_url", image_url: { url: "data:image/png;base64,aGVsbG8=" } };
     expect(body.messages).toEqual([
@@ -395,7 +380,7 @@ describe("openai-completions tool-call deltas from compatible servers", () => {
       }),
     ]);
     server = await startLoopbackServer([{ kind: "sse", body }]);
-    const message = await run(testModel(server.baseUrl));
+    const message = await run(completionsModel(server.baseUrl));
     expect(summary(message)).toEqual({
       content: [
         { type: "thinking", thinking: "Plan." },
@@ -424,7 +409,7 @@ describe("openai-completions <think> tags in content", () => {
         ]),
       },
     ]);
-    const message = await run(testModel(server.baseUrl));
+    const message = await run(completionsModel(server.baseUrl));
     expect(message.content).toEqual([
       { type: "thinking", thinking: "The user wants 2+2." },
       { type: "text", text: "2 + 2 = 4, and 1 < 2." },
@@ -443,7 +428,7 @@ describe("openai-completions <think> tags in content", () => {
           const points = [0, ...cuts.sort((a, b) => a - b), content.length];
           const deltas = points.slice(1).map((end, i) => content.slice(points[i], end));
           live.push({ kind: "sse", body: contentStream(deltas) });
-          const message = await run(testModel(live.baseUrl));
+          const message = await run(completionsModel(live.baseUrl));
           expect(message.content).toEqual([
             { type: "thinking", thinking: "The user wants 2+2.\nEasy." },
             { type: "text", text: "2 + 2 = 4, and 1 < 2 <th" },

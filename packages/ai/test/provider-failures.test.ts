@@ -3,6 +3,7 @@ import { isContextOverflow } from "../src/errors.js";
 import "../src/providers/openai-completions.js"; // registers "openai-completions"
 import { stream } from "../src/stream.js";
 import type { AssistantEvent, AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
+import { completionsModel } from "./support/provider-harness.js";
 import {
   completionsSse,
   type Exchange,
@@ -15,18 +16,11 @@ const { waits } = await import("./support/delay-spy.js");
 
 // Failures of the openai-completions provider through stream(), so retry and abort are the real ones.
 
+/** The loopback model of these tests, without images. */
 function testModel(baseUrl: string): Model {
-  return {
-    id: "test-model",
-    name: "Test model",
-    api: "openai-completions",
-    provider: "openai",
-    baseUrl: `${baseUrl}/v1`,
-    contextWindow: 128_000,
-    maxOutputTokens: 4_096,
+  return completionsModel(baseUrl, {
     abilities: { toolCall: true, jsonMode: true, reasoning: false, images: false },
-    prices: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
-  };
+  });
 }
 
 const context: Context = { messages: [{ role: "user", content: "Read src/main.ts", timestamp: 1 }] };

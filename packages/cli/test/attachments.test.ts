@@ -2,22 +2,12 @@
 // model receives, the warning for a missing path, and the error for a model without vision.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type LoopbackServer, textReply, wireMessages } from "./support/openai-script.js";
+import { startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 // The smallest valid PNG signature and header are enough: tern checks the bytes, not the name.
 const PNG = Buffer.concat([
@@ -45,7 +35,7 @@ function setup(config?: unknown) {
 describe("attachments", () => {
   it("@path inlines a text file with its path; a missing or binary one stays text with a warning", async () => {
     const { work, env } = setup();
-    server = await startLoopbackServer([textReply("Tuesday."), textReply("Tuesday, checked.")]);
+    const server = await startScriptedModel([textReply("Tuesday."), textReply("Tuesday, checked.")]);
     const result = await runTern(["run", "when is the launch? see @notes.txt, @nope.md and @blob.bin"], {
       env: env(server),
       cwd: work,
@@ -63,7 +53,7 @@ describe("attachments", () => {
 
   it("piped `tern chat` lines attach @path too", async () => {
     const { work, env } = setup();
-    server = await startLoopbackServer([textReply("Tuesday.")]);
+    const server = await startScriptedModel([textReply("Tuesday.")]);
     const result = await runTern(["chat"], { env: env(server), cwd: work, input: "when? @notes.txt\n" });
     expect(result.code, result.stderr).toBe(0);
     const sent = wireMessages(server.requests[0]!.body).find((m) => m.role === "user")!;
@@ -76,7 +66,10 @@ describe("attachments", () => {
     const { work, env } = setup({
       models: [{ provider: "llamacpp", id: "eyes", abilities: { images: true } }],
     });
-    server = await startLoopbackServer([textReply("A tiny picture."), textReply("A tiny picture, checked.")]);
+    const server = await startScriptedModel([
+      textReply("A tiny picture."),
+      textReply("A tiny picture, checked."),
+    ]);
     const result = await runTern(["run", "--image", "pic.png", "what is in @pic.png?"], {
       env: env(server, "eyes"),
       cwd: work,
@@ -90,7 +83,7 @@ describe("attachments", () => {
 
   it("refuses images for a model without vision, and --image of a non-image, before any call", async () => {
     const { work, env } = setup();
-    server = await startLoopbackServer([]);
+    const server = await startScriptedModel([]);
     const noVision = await runTern(["run", "--image", "pic.png", "describe it"], {
       env: env(server),
       cwd: work,

@@ -5,25 +5,14 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import {
-  type Exchange,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-} from "./support/openai-script.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { type Exchange, textReply, toolReply } from "./support/openai-script.js";
+import { startScriptedModel } from "./support/scripted-model.js";
+import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/cassettes/", import.meta.url));
 /** Nothing listens here: a replay that tried the network would fail. */
@@ -102,7 +91,7 @@ function env(home: string, baseUrl: string, extra: NodeJS.ProcessEnv = {}): Node
 
 /** Runs the scenario against the scripted server, recording to `cassette`. */
 async function record(scenario: Scenario, cassette: string) {
-  server = await startLoopbackServer(scenario.replies());
+  const server = await startScriptedModel(scenario.replies());
   const home = tempDir();
   const work = workspace(scenario);
   const result = await runTern(["run", "--record", cassette, "--api-key", KEY, ...scenario.args], {
@@ -110,7 +99,6 @@ async function record(scenario: Scenario, cassette: string) {
     cwd: work,
   });
   await server.close();
-  server = undefined;
   return { result, home, work };
 }
 
@@ -172,7 +160,7 @@ describe("sessions export --cassette", () => {
     expect(readFileSync(out, "utf8")).toBe(readFileSync(cassette, "utf8"));
 
     // The replayed session notes its cassette too; a plain run's session has none.
-    server = await startLoopbackServer([textReply("plain")]);
+    const server = await startScriptedModel([textReply("plain")]);
     const plainHome = tempDir();
     await runTern(["run", "hi"], { env: env(plainHome, `${server.baseUrl}/v1`), cwd: work });
     const plain = JSON.parse(
@@ -190,14 +178,7 @@ describe("sessions export --cassette", () => {
 describe("tern serve --record / --replay", () => {
   /** One served session, one prompt: the run's final answer. */
   async function answer(base: string): Promise<unknown> {
-    const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
-    const id = ((await created.json()) as { session: { id: string } }).session.id;
-    const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: JSON.stringify({ content: "hello there" }),
-    });
-    const frames = await sseReader(reply).all();
+    const frames = await promptNewSession(base, "hello there");
     return frames.find((frame) => frame.event === "done")?.data.answer;
   }
 
@@ -296,7 +277,7 @@ describe("bad cassettes and unrecorded requests", () => {
   it("with --replay-miss record, an unrecorded request goes to the model and is appended", async () => {
     const cassette = join(tempDir(), "grow.jsonl");
     copyFileSync(join(FIXTURES, "text-answer.jsonl"), cassette);
-    server = await startLoopbackServer([textReply("A new answer.")]);
+    const server = await startScriptedModel([textReply("A new answer.")]);
     const result = await runTern(["run", "--replay", cassette, "--replay-miss", "record", "What is new?"], {
       env: env(tempDir(), `${server.baseUrl}/v1`),
       cwd: tempDir(),

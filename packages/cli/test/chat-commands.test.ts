@@ -2,41 +2,19 @@
 // branch), /new starts another session, and a "no" can carry a reason the model reads.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { beforeAll, expect } from "vitest";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
-const terminalIt = it.skipIf(!tmuxAvailable);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  await server?.close();
-  server = undefined;
-});
-
 terminalIt("/clear forgets the conversation in the same session; /new opens a new session", async () => {
   const work = tempDir();
-  server = await startLoopbackServer([textReply("One."), textReply("Two."), textReply("Three.")]);
-  const env = ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+  const server = await startScriptedModel([textReply("One."), textReply("Two."), textReply("Three.")]);
+  const env = scriptedModelEnv(server);
+  const tmux = startChat([], env, work);
   const header = await tmux.waitFor(/tern chat · llamacpp\/test-model · session ([0-9a-f]{8})/);
   const first = /session ([0-9a-f]{8})/.exec(header)![1]!;
   tmux.type("say one", "Enter");
@@ -66,18 +44,12 @@ terminalIt("/clear forgets the conversation in the same session; /new opens a ne
 });
 
 terminalIt("denies a call with a reason the model reads as the tool result", async () => {
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command: "touch made.txt" } }]),
     textReply("Understood, I will use the write tool."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  const env = scriptedModelEnv(server);
+  const tmux = startChat([], env, tempDir());
   await tmux.waitFor(/tern chat · llamacpp\/test-model/);
   tmux.type("make a file", "Enter");
   await tmux.waitFor(/\? Allow bash \$ touch made\.txt\? .*\[t\]ell it why not/);
@@ -106,15 +78,9 @@ terminalIt(
     );
     writeFileSync(join(home, "commands", "greet.md"), "Say hello to $1.\n");
     writeFileSync(join(home, "commands", "help.md"), "shadowing a built-in\n");
-    server = await startLoopbackServer([textReply("Reviewed."), textReply("Hello, Ada.")]);
-    const env = ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
-    tmux = new Tmux(tempDir());
-    tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+    const server = await startScriptedModel([textReply("Reviewed."), textReply("Hello, Ada.")]);
+    const env = scriptedModelEnv(server, { TERN_HOME: home });
+    const tmux = startChat([], env, work);
     await tmux.waitFor(/tern chat · llamacpp\/test-model/);
     tmux.type("/help", "Enter");
     await tmux.waitFor(/\/greet +Say hello to \$1\.\n\/review +Review one file/);
@@ -133,15 +99,9 @@ terminalIt(
 
 terminalIt("draws Markdown answers on the terminal; a pipe gets the text as written", async () => {
   const answer = "# Plan\n\nDo **this** first, then `that`.\n\n- one\n- two\n\n```\nkeep *this* as is\n```\n";
-  server = await startLoopbackServer([textReply(answer), textReply(answer), textReply(answer)]);
-  const env = ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  const server = await startScriptedModel([textReply(answer), textReply(answer), textReply(answer)]);
+  const env = scriptedModelEnv(server);
+  const tmux = startChat([], env, tempDir());
   await tmux.waitFor(/tern chat · llamacpp\/test-model/);
   tmux.type("plan it", "Enter");
   const screen = await tmux.waitFor(/✔ done/);
@@ -163,21 +123,15 @@ terminalIt(
     const work = tempDir();
     mkdirSync(join(work, ".tern"));
     writeFileSync(join(work, ".tern", "config.json"), `${JSON.stringify({ note: "kept" })}\n`);
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "bash", args: { command: "touch one.txt" } }]),
       textReply("Made one."),
       toolReply([{ name: "bash", args: { command: "touch two.txt" } }]),
       textReply("Made two."),
       textReply("Made two, checked."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
-    tmux = new Tmux(tempDir());
-    tmux.start([process.execPath, TERN_JS, "chat", "--sandbox", "off"], env, work);
+    const env = scriptedModelEnv(server);
+    const tmux = startChat(["--sandbox", "off"], env, work);
     await tmux.waitFor(/tern chat · llamacpp\/test-model/);
     tmux.type("make one", "Enter");
     await tmux.waitFor(/\[a\]lways allow bash\(touch:\*\) \/ \[s\]ave that for the project/);

@@ -2,27 +2,13 @@
 // and Tab completes it, and an image for a model without vision is refused before any call.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { beforeAll, expect } from "vitest";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { textReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-const terminalIt = it.skipIf(!tmuxAvailable);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  await server?.close();
-  server = undefined;
-});
 
 terminalIt(
   "multi-line input, @path with Tab completion, and a clear error for images without vision",
@@ -35,15 +21,9 @@ terminalIt(
       join(work, "shot.png"),
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
     );
-    server = await startLoopbackServer([textReply("Friday.")]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
-    tmux = new Tmux(tempDir());
-    tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+    const server = await startScriptedModel([textReply("Friday.")]);
+    const env = scriptedModelEnv(server);
+    const tmux = startChat([], env, work);
     await tmux.waitFor(/tern chat · llamacpp\/test-model/);
 
     tmux.type("first line", "M-Enter");

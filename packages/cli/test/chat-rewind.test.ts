@@ -2,33 +2,18 @@
 // changed back, returns the conversation to before it and puts its prompt back in the input line.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { beforeAll, expect } from "vitest";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-const terminalIt = it.skipIf(!tmuxAvailable);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  await server?.close();
-  server = undefined;
-});
 
 terminalIt("/rewind lists turns, restores files and the conversation, and refills the prompt", async () => {
   const work = tempDir();
   writeFileSync(join(work, "a.txt"), "first\n");
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     textReply("Hello."),
     toolReply([
       { name: "write", args: { path: "a.txt", content: "second\n" } },
@@ -37,14 +22,8 @@ terminalIt("/rewind lists turns, restores files and the conversation, and refill
     textReply("Changed a.txt and made b.txt."),
     textReply("Starting over."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat", "--mode", "bypass", "--sandbox", "off"], env, work);
+  const env = scriptedModelEnv(server);
+  const tmux = startChat(["--mode", "bypass", "--sandbox", "off"], env, work);
   await tmux.waitFor(/tern chat · llamacpp\/test-model/);
   tmux.type("say hello", "Enter");
   await tmux.waitFor(/Hello\./);

@@ -1,22 +1,12 @@
 // `tern chat` in a real terminal (tmux): the todo list is drawn as the model changes it, and a
 // sub-agent shows as its task line and one summary line, not as its own tool calls.
-import { afterEach, beforeAll, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
-import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { beforeAll, expect } from "vitest";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { textReply, toolReply } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-// A real pseudo-terminal is needed; without tmux installed this is reported as skipped.
-const terminalIt = it.skipIf(!tmuxAvailable);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  await server?.close();
-  server = undefined;
-});
 
 terminalIt("draws the todo list live and collapses a sub-agent", async () => {
   const home = tempDir();
@@ -25,7 +15,7 @@ terminalIt("draws the todo list live and collapses a sub-agent", async () => {
     { id: "1", content: "Survey the code", status: first },
     { id: "2", content: "Write the summary", status: second },
   ];
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "todo_write", args: { todos: plan("in_progress", "pending") } }]),
     toolReply([{ name: "task", args: { description: "Survey", prompt: "List the files." } }]),
     toolReply([{ name: "ls", args: { path: "." } }]),
@@ -34,14 +24,8 @@ terminalIt("draws the todo list live and collapses a sub-agent", async () => {
     textReply("Summary: an empty project."),
     textReply("Summary: an empty project."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+  const env = scriptedModelEnv(server, { TERN_HOME: home });
+  const tmux = startChat([], env, work);
   await tmux.waitFor(/tern chat · llamacpp\/test-model/);
   tmux.type("survey and summarise", "Enter");
   const screen = await tmux.waitFor(/todo 1\/2[\s\S]*Summary: an empty project\./);

@@ -1,53 +1,26 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { beforeAll, expect } from "vitest";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
-import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-// A real pseudo-terminal is needed; without tmux installed these are reported as skipped.
-const terminalIt = it.skipIf(!tmuxAvailable);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  await server?.close();
-  server = undefined;
-});
 
 terminalIt("steers with Enter and queues a follow-up with Tab while a slow tool runs", async () => {
   const home = tempDir();
   const work = tempDir();
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command: "sleep 2 && echo slow-step-done" } }], {
       text: "Running the slow step.",
     }),
     textReply("Steering received: taking the short path."),
     textReply("Follow-up answered: here is the summary."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start(
-    [process.execPath, TERN_JS, "chat", "--allow-tool", "bash(sleep:*)", "--allow-tool", "bash(echo:*)"],
-    env,
-    work,
-  );
+  const env = scriptedModelEnv(server, { TERN_HOME: home });
+  const tmux = startChat(["--allow-tool", "bash(sleep:*)", "--allow-tool", "bash(echo:*)"], env, work);
   await tmux.waitFor(/tern chat · llamacpp\/test-model/);
 
   tmux.type("run the slow step", "Enter");
@@ -97,7 +70,7 @@ terminalIt("steers with Enter and queues a follow-up with Tab while a slow tool 
 terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn", async () => {
   const home = tempDir();
   const work = tempDir();
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command: "touch one.txt" } }]),
     toolReply([{ name: "bash", args: { command: "touch two.txt" } }]),
     toolReply([{ name: "bash", args: { command: "touch three.txt" } }]),
@@ -105,14 +78,8 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
     textReply("Checked: two files exist, the first was refused."),
     toolReply([{ name: "bash", args: { command: "sleep 9.713" } }]),
   ]);
-  const env = ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat"], env, work);
+  const env = scriptedModelEnv(server, { TERN_HOME: home });
+  const tmux = startChat([], env, work);
   await tmux.waitFor(/tern chat · llamacpp\/test-model · session [0-9a-f]{8} · permissions ask/);
 
   tmux.type("make three files", "Enter");
@@ -148,15 +115,9 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
 });
 
 terminalIt("/compact with nothing to compact leaves no spinner behind", async () => {
-  server = await startLoopbackServer([textReply("Hello there.")]);
-  const env = ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "chat"], env, tempDir());
+  const server = await startScriptedModel([textReply("Hello there.")]);
+  const env = scriptedModelEnv(server);
+  const tmux = startChat([], env, tempDir());
   await tmux.waitFor(/tern chat · llamacpp\/test-model/);
   tmux.type("hi", "Enter");
   await tmux.waitFor(/✔ done/);

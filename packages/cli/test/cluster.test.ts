@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { JSON_TYPE, startServe } from "./support/serve.js";
+import { JSON_TYPE, openSession, startServe } from "./support/serve.js";
 import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
 
 /** Ceiling for hangs only. */
@@ -80,19 +80,14 @@ it(
       store: { kind: "postgres", ok: true, schemaVersion: 1 },
       database: "reachable",
     });
-    const created = await fetch(`${served.base}/api/sessions`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: "{}",
-    });
-    const { session } = (await created.json()) as { session: { id: string } };
-    const posted = await fetch(`${served.base}/api/sessions/${session.id}/messages`, {
+    const id = await openSession(served.base);
+    const posted = await fetch(`${served.base}/api/sessions/${id}/messages`, {
       method: "POST",
       headers: JSON_TYPE,
       body: JSON.stringify({ content: "hi" }),
     });
     expect(posted.status).toBe(202);
-    const stream = await fetch(`${served.base}/api/sessions/${session.id}/events`);
+    const stream = await fetch(`${served.base}/api/sessions/${id}/events`);
     const decoder = new TextDecoder();
     let text = "";
     for await (const chunk of stream.body as AsyncIterable<Uint8Array>) {

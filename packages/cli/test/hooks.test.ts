@@ -4,27 +4,21 @@
 // run in the bash sandbox; a project's hooks run only once approved with `tern hooks approve`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
 import {
   contentText,
   type LoopbackServer,
-  startLoopbackServer,
   textReply,
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { promptNewSession, startScriptedServe } from "./support/serve.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 type Hooks = Record<string, { matcher?: string; command: string; timeout?: number }[]>;
 
@@ -32,13 +26,7 @@ function setup(hooks: Hooks, config: Record<string, unknown> = {}) {
   const home = tempDir();
   const work = tempDir();
   writeFileSync(join(home, "config.json"), JSON.stringify({ hooks, ...config }));
-  const env = (srv: LoopbackServer) =>
-    ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${srv.baseUrl}/v1`,
-    });
+  const env = (srv: LoopbackServer) => scriptedModelEnv(srv, { TERN_HOME: home });
   return { home, work, env };
 }
 
@@ -54,7 +42,7 @@ describe("PreToolUse hooks", () => {
   it("get the event as JSON on stdin, in the workspace", async () => {
     const { work, env } = setup({ PreToolUse: [{ matcher: "read", command: "cat > seen-event.json" }] });
     writeFileSync(join(work, "a.txt"), "alpha");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "read", args: { path: "a.txt" } }]),
       textReply("done"),
     ]);
@@ -80,7 +68,7 @@ describe("PreToolUse hooks", () => {
         { matcher: "bash", command: `echo '{"decision":"block","reason":"no shell today"}'` },
       ],
     });
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       writeCall,
       toolReply([{ name: "bash", args: { command: "echo hi" } }]),
       textReply("gave up"),
@@ -107,7 +95,7 @@ describe("PreToolUse hooks", () => {
         { matcher: "edit", command: `echo '{"args":{"path":42}}'` },
       ],
     });
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       writeCall,
       toolReply([{ name: "edit", args: { path: "rewritten.txt", edits: [{ oldText: "a", newText: "b" }] } }]),
       textReply("done"),
@@ -129,7 +117,7 @@ describe("PreToolUse hooks", () => {
     const { work, env } = setup({
       PreToolUse: [{ matcher: "write", command: `echo '{"args":{"path":"secret.env","content":"x"}}'` }],
     });
-    server = await startLoopbackServer([writeCall, textReply("done")]);
+    const server = await startScriptedModel([writeCall, textReply("done")]);
     const result = await runTern(["run", "--mode", "bypass", "--deny-tool", "write(*.env)", "write a note"], {
       env: env(server),
       cwd: work,
@@ -148,7 +136,7 @@ describe("PreToolUse hooks", () => {
       const { work, env } = setup({
         PreToolUse: [{ matcher: "write", command, ...(timeout ? { timeout } : {}) }],
       });
-      server = await startLoopbackServer([writeCall, textReply("done")]);
+      const server = await startScriptedModel([writeCall, textReply("done")]);
       const result = await runTern(["run", "--mode", "bypass", "write a note"], {
         env: env(server),
         cwd: work,
@@ -159,7 +147,6 @@ describe("PreToolUse hooks", () => {
       expect(result.stderr).toMatch(shown);
       expect(toolResultText(server)).toMatch(/the guard hook ".*" failed, so the call is denied/);
       await server.close();
-      server = undefined;
     }
   });
 });
@@ -171,7 +158,7 @@ describe("other events", () => {
       UserPromptSubmit: [{ command: `echo '{"additionalContext":"The user prefers short answers."}'` }],
     });
     writeFileSync(join(work, "a.txt"), "alpha");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "read", args: { path: "a.txt" } }]),
       textReply("done"),
     ]);
@@ -191,7 +178,7 @@ describe("other events", () => {
       Stop: [{ command: 'echo \'{"decision":"maybe"}\'' }],
     });
     writeFileSync(join(work, "a.txt"), "alpha");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "read", args: { path: "a.txt" } }]),
       textReply("the end"),
     ]);
@@ -210,7 +197,7 @@ describe("other events", () => {
     const { work, env } = setup({
       UserPromptSubmit: [{ command: "echo 'no prompts on Fridays' >&2; exit 2" }],
     });
-    server = await startLoopbackServer([textReply("never sent")]);
+    const server = await startScriptedModel([textReply("never sent")]);
     const result = await runTern(["run", "hi"], { env: env(server), cwd: work });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/a hook stopped the run: .*no prompts on Fridays/);
@@ -226,7 +213,7 @@ describe("other events", () => {
         },
       ],
     });
-    server = await startLoopbackServer([textReply("done early"), textReply("tests pass, done")]);
+    const server = await startScriptedModel([textReply("done early"), textReply("tests pass, done")]);
     const result = await runTern(["run", "fix it"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("tests pass, done");
@@ -239,7 +226,7 @@ describe("other events", () => {
       NoSuchEvent: [{ command: "true" }],
       PreToolUse: [{ command: "" }, { matcher: "read", command: "true", timeout: -1 }],
     } as unknown as Hooks);
-    server = await startLoopbackServer([textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok")]);
     const result = await runTern(["run", "hi"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/hooks\.NoSuchEvent: unknown event/);
@@ -254,7 +241,7 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)("hooks in the sandbox", () =>
     const { home, work, env } = setup({});
     const command = `echo escaped > ${outside}/escape.txt; ls -a ${home} > home-listing.txt; echo inside > inside.txt`;
     writeFileSync(join(home, "config.json"), JSON.stringify({ hooks: { SessionStart: [{ command }] } }));
-    server = await startLoopbackServer([textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok")]);
     const result = await runTern(["run", "hi"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
     expect(existsSync(join(outside, "escape.txt"))).toBe(false);
@@ -276,7 +263,7 @@ describe("project hooks", () => {
         }),
       );
     projectConfig("PROJECT CONTEXT ONE");
-    server = await startLoopbackServer([textReply("ok"), textReply("ok"), textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok"), textReply("ok"), textReply("ok")]);
     const hookEnv = env(server);
     const userPrompt = (index: number) =>
       contentText(wireMessages(server!.requests[index]!.body).find((message) => message.role === "user"));
@@ -317,25 +304,10 @@ describe("hooks in tern serve", () => {
         hooks: { UserPromptSubmit: [{ command: `echo '{"additionalContext":"SERVED HOOK CONTEXT"}'` }] },
       }),
     );
-    const served = await startServe([
-      "--port",
-      "0",
-      ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
-    ]);
+    const served = await startScriptedServe(model.baseUrl, home, work);
     try {
-      const created = await fetch(`${served.base}/api/sessions`, {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: "{}",
-      });
-      const id = ((await created.json()) as { session: { id: string } }).session.id;
       model.push({ text: "Hello." });
-      const sent = await fetch(`${served.base}/api/sessions/${id}/messages`, {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: JSON.stringify({ content: "hi" }),
-      });
-      await sseReader(sent).all();
+      await promptNewSession(served.base, "hi");
       const body = model.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
       const user = body.messages.find((message) => message.role === "user");
       expect(JSON.stringify(user)).toContain("SERVED HOOK CONTEXT");

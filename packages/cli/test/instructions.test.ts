@@ -4,29 +4,15 @@
 // `tern serve` loads them for its workspace.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
-import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { contentText, type LoopbackServer, textReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { promptNewSession, startScriptedServe } from "./support/serve.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  tmux = undefined;
-  await server?.close();
-  server = undefined;
-});
 
 function project() {
   const home = tempDir();
@@ -38,11 +24,8 @@ function project() {
   writeFileSync(join(repo, "pkg", "AGENTS.md"), "PKG: use spaces here.");
   writeFileSync(join(repo, "pkg", "CLAUDE.md"), `PKG-CLAUDE: ${"x".repeat(500)}`);
   const env = (srv: LoopbackServer, extra: NodeJS.ProcessEnv = {}) =>
-    ternEnv({
+    scriptedModelEnv(srv, {
       TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${srv.baseUrl}/v1`,
       TERN_INSTRUCTIONS_MAX_BYTES: "100",
       ...extra,
     });
@@ -56,7 +39,7 @@ function systemText(srv: LoopbackServer): string {
 describe("project instructions in tern run", () => {
   it("loads user, root and nearer files in order, names them in the header, caps the big one", async () => {
     const { home, repo, cwd, env } = project();
-    server = await startLoopbackServer([textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok")]);
     const result = await runTern(["run", "hi"], { env: env(server), cwd });
     expect(result.code).toBe(0);
     const system = systemText(server);
@@ -75,7 +58,7 @@ describe("project instructions in tern run", () => {
 
   it("--json has an instructions_loaded line after agent_start: paths, sizes, capped flags", async () => {
     const { home, cwd, env } = project();
-    server = await startLoopbackServer([textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok")]);
     const result = await runTern(["run", "--json", "hi"], { env: env(server), cwd });
     expect(result.code).toBe(0);
     const [start, first] = result.stdout
@@ -94,7 +77,7 @@ describe("project instructions in tern run", () => {
 
   it("--no-instructions and config.json's instructions: false load nothing", async () => {
     const { home, cwd, env } = project();
-    server = await startLoopbackServer([textReply("ok"), textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok"), textReply("ok")]);
     const off = await runTern(["run", "--no-instructions", "hi"], { env: env(server), cwd });
     expect(off.code).toBe(0);
     expect(off.stderr).not.toMatch(/instructions:/);
@@ -107,11 +90,10 @@ describe("project instructions in tern run", () => {
     }
   });
 
-  it.skipIf(!tmuxAvailable)("chat shows them in its header and lists them with /context", async () => {
+  terminalIt("chat shows them in its header and lists them with /context", async () => {
     const { repo, cwd, env } = project();
-    server = await startLoopbackServer([]);
-    tmux = new Tmux(tempDir());
-    tmux.start([process.execPath, TERN_JS, "chat"], env(server), cwd);
+    const server = await startScriptedModel([]);
+    const tmux = startChat([], env(server), cwd);
     await tmux.waitFor(/instructions: .*CLAUDE\.md \(capped: 512 bytes\)/);
     tmux.type("/context", "Enter");
     const screen = await tmux.waitFor(/CLAUDE\.md \(capped: 512 bytes\)\s+project, 512 bytes/);
@@ -126,25 +108,10 @@ describe("project instructions in tern serve", () => {
     const home = tempDir();
     const work = tempDir();
     writeFileSync(join(work, "AGENTS.md"), "SERVED: run the linter first.");
-    const served = await startServe([
-      "--port",
-      "0",
-      ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
-    ]);
+    const served = await startScriptedServe(model.baseUrl, home, work);
     try {
-      const created = await fetch(`${served.base}/api/sessions`, {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: "{}",
-      });
-      const id = ((await created.json()) as { session: { id: string } }).session.id;
       model.push({ text: "Hello." });
-      const sent = await fetch(`${served.base}/api/sessions/${id}/messages`, {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: JSON.stringify({ content: "hi" }),
-      });
-      await sseReader(sent).all();
+      await promptNewSession(served.base, "hi");
       const body = model.requests.at(-1)!.body as { messages: { content: string }[] };
       expect(body.messages[0]!.content).toContain(
         `<instructions path="${join(work, "AGENTS.md")}" scope="project">\nSERVED: run the linter first.`,

@@ -1,38 +1,21 @@
-import { afterEach, beforeAll, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { beforeAll, expect, it } from "vitest";
+import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
-import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 it("SIGINT mid-run exits 130 with the session saved, and sessions resume finishes it", async () => {
   const home = tempDir();
   const work = tempDir();
   // A unique duration, so the test can look for this very process.
   const command = "sleep 9.317 && echo finished";
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command } }]),
     textReply("Resumed: all done."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
+  const env = scriptedModelEnv(server, { TERN_HOME: home });
 
   const tern = spawnTern(
     ["run", "--allow-tool", "bash(sleep:*)", "--allow-tool", "bash(echo:*)", "wait for it"],
@@ -71,16 +54,11 @@ it("SIGINT mid-run exits 130 with the session saved, and sessions resume finishe
 it("after a crash (SIGKILL) sessions resume repairs the run and continues it", async () => {
   const home = tempDir();
   const work = tempDir();
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command: "sleep 8.519" } }]),
     textReply("Picked up after the crash."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
+  const env = scriptedModelEnv(server, { TERN_HOME: home });
   const tern = spawnTern(["run", "--allow-tool", "bash(sleep:*)", "--json", "wait"], { env, cwd: work });
   await tern.waitFor(/"type":"tool_execution_start"/, "stdout");
   await until(() => running("sleep 8.519"), "the command to start");

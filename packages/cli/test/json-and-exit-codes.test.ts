@@ -2,32 +2,12 @@
 // interrupt.test.ts). Every failure is one line on stderr naming the fix, without a stack trace.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Exchange,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-} from "./support/openai-script.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Exchange, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-function localEnv(baseUrl: string, home = tempDir()) {
-  return ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${baseUrl}/v1`,
-  });
-}
 
 /** Event types with runs of message_update collapsed and messages tagged with their role. */
 function outline(events: { type: string; message?: { role?: string } }[]): string[] {
@@ -47,11 +27,11 @@ describe("tern run --json", () => {
   it("prints every event as one JSON line, in the documented order", async () => {
     const work = tempDir();
     writeFileSync(join(work, "notes.txt"), "remember the milk\n");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "read", args: { path: "notes.txt" } }]),
       textReply("Milk."),
     ]);
-    const env = localEnv(server.baseUrl);
+    const env = scriptedModelEnv(server);
     const result = await runTern(["run", "--json", "what do my notes say?"], { env, cwd: work });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -117,16 +97,16 @@ describe("retries", () => {
   };
 
   it("says on stderr why it waits and which attempt comes next", async () => {
-    server = await startLoopbackServer([rateLimited, textReply("Fine.")]);
-    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    const server = await startScriptedModel([rateLimited, textReply("Fine.")]);
+    const result = await runTern(["run", "hi"], { env: scriptedModelEnv(server), cwd: tempDir() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Fine.\n");
     expect(result.stderr).toMatch(/↻ retrying in 20 ms \(429 rate limited, attempt 2\/4\)/);
   });
 
   it("is a model_retry event in --json", async () => {
-    server = await startLoopbackServer([rateLimited, textReply("Fine.")]);
-    const result = await runTern(["run", "--json", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    const server = await startScriptedModel([rateLimited, textReply("Fine.")]);
+    const result = await runTern(["run", "--json", "hi"], { env: scriptedModelEnv(server), cwd: tempDir() });
     expect(result.code).toBe(0);
     const events = result.stdout
       .trimEnd()
@@ -197,7 +177,10 @@ describe("exit codes", () => {
     await closed.close();
     const home = tempDir();
     writeFileSync(join(home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
-    const result = await runTern(["run", "hi"], { env: localEnv(url, home), cwd: tempDir() });
+    const result = await runTern(["run", "hi"], {
+      env: scriptedModelEnv({ baseUrl: url }, { TERN_HOME: home }),
+      cwd: tempDir(),
+    });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     const last = result.stderr.trimEnd().split("\n").at(-1)!;
@@ -208,8 +191,8 @@ describe("exit codes", () => {
   });
 
   it("1 when the reply stops short, saying so rather than 'cannot reach'", async () => {
-    server = await startLoopbackServer([textReply("The answer is", { unfinished: true })]);
-    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    const server = await startScriptedModel([textReply("The answer is", { unfinished: true })]);
+    const result = await runTern(["run", "hi"], { env: scriptedModelEnv(server), cwd: tempDir() });
     expect(result.code).toBe(1);
     const last = result.stderr.trimEnd().split("\n").at(-1)!;
     expect(last).toMatch(/^tern: http:\/\/127\.0\.0\.1:\d+\/v1 stopped the reply before it was complete/);
@@ -217,8 +200,8 @@ describe("exit codes", () => {
   });
 
   it("1 for an empty reply, which is not an answer", async () => {
-    server = await startLoopbackServer([textReply("")]);
-    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl), cwd: tempDir() });
+    const server = await startScriptedModel([textReply("")]);
+    const result = await runTern(["run", "hi"], { env: scriptedModelEnv(server), cwd: tempDir() });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("");
     expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
@@ -234,9 +217,9 @@ describe("exit codes", () => {
       textReply("Milk, says the loop."),
       textReply("The notes say: remember", { unfinished: true }),
     ];
-    server = await startLoopbackServer(script());
+    let server = await startScriptedModel(script());
     const args = ["run", "--answer-mode", "synthesize", "what do my notes say?"];
-    const result = await runTern(args, { env: localEnv(server.baseUrl), cwd: work });
+    const result = await runTern(args, { env: scriptedModelEnv(server), cwd: work });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe("Milk, says the loop.\n");
     expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
@@ -244,9 +227,9 @@ describe("exit codes", () => {
     );
     await server.close();
 
-    server = await startLoopbackServer(script());
+    server = await startScriptedModel(script());
     const json = await runTern([...args.slice(0, 1), "--json", ...args.slice(1)], {
-      env: localEnv(server.baseUrl),
+      env: scriptedModelEnv(server),
       cwd: work,
     });
     expect(json.code).toBe(1);
@@ -269,7 +252,7 @@ describe("exit codes", () => {
   });
 
   it("1 when the server does not know the model", async () => {
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       {
         kind: "json",
         status: 404,
@@ -278,7 +261,10 @@ describe("exit codes", () => {
     ]);
     const home = tempDir();
     writeFileSync(join(home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
-    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl, home), cwd: tempDir() });
+    const result = await runTern(["run", "hi"], {
+      env: scriptedModelEnv(server, { TERN_HOME: home }),
+      cwd: tempDir(),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr.trimEnd().split("\n").at(-1)).toMatch(
       /^tern: llamacpp does not know model "test-model" .*check --model/,

@@ -2,24 +2,18 @@
 // visible in what the model is sent and in what tern prints.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   contentText,
   type LoopbackServer,
-  startLoopbackServer,
   textReply,
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 function workspace() {
   const work = tempDir();
@@ -28,17 +22,12 @@ function workspace() {
 }
 
 function env(srv: LoopbackServer) {
-  return ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${srv.baseUrl}/v1`,
-  });
+  return scriptedModelEnv(srv);
 }
 
 describe("loop options", () => {
   it("--tool-mode json: the catalog goes in the system prompt and JSON replies become tool calls", async () => {
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       textReply(
         '{"type":"tool_call","reasoning":"look first","tool_name":"read","tool_args":{"path":"note.txt"}}',
       ),
@@ -59,7 +48,7 @@ describe("loop options", () => {
   });
 
   it("--answer-mode synthesize: a separate streamed call writes the answer from the trace", async () => {
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "read", args: { path: "note.txt" } }]),
       textReply("loop's own words"),
       textReply("The note greets you."),
@@ -77,7 +66,7 @@ describe("loop options", () => {
   });
 
   it("--max-turns: the run stops at the limit with a summary answer and exit code 1", async () => {
-    server = await startLoopbackServer([toolReply([{ name: "read", args: { path: "note.txt" } }])]);
+    const server = await startScriptedModel([toolReply([{ name: "read", args: { path: "note.txt" } }])]);
     const result = await runTern(["run", "--max-turns", "1", "keep reading"], {
       env: env(server),
       cwd: workspace(),
@@ -91,7 +80,7 @@ describe("loop options", () => {
   });
 
   it("--autopilot: a nudge until the model calls task_complete, whose summary is the answer", async () => {
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       textReply("I plan to look at the note."),
       toolReply([{ name: "task_complete", args: { summary: "Read the note: it says hi." } }]),
     ]);

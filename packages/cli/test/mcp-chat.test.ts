@@ -5,30 +5,14 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect } from "vitest";
 import { faultServer, memoryBin, nodeServer } from "../../mcp/test/support/servers.js";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
+import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-const terminalIt = it.skipIf(!tmuxAvailable);
-
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  await server?.close();
-  server = undefined;
-});
 
 terminalIt(
   "asks about each project server once, shows them with /mcp, and uses the approved one",
@@ -44,19 +28,13 @@ terminalIt(
         },
       }),
     );
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "mcp__memory__read_graph", args: {} }]),
       textReply("The graph is empty."),
       textReply("from run"),
     ]);
-    const env = ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
-    tmux = new Tmux(tempDir());
-    tmux.start([process.execPath, TERN_JS, "chat", "--tools", "none"], env, work);
+    const env = scriptedModelEnv(server, { TERN_HOME: home });
+    const tmux = startChat(["--tools", "none"], env, work);
     await tmux.waitFor(
       /asks to start 2 MCP servers\. They run with your privileges, outside the bash sandbox/,
     );

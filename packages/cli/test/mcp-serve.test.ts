@@ -15,6 +15,7 @@ import {
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
+import { scriptedModelEnv } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -34,12 +35,7 @@ async function connect(args: string[]) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [TERN_JS, "mcp", "serve", "--cwd", work, ...args],
-    env: ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${model!.baseUrl}/v1`,
-    }) as Record<string, string>,
+    env: scriptedModelEnv(model!, { TERN_HOME: home }) as Record<string, string>,
     stderr: "pipe",
   });
   client = new Client({ name: "tern-test", version: "1.0.0" });

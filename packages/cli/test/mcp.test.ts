@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSandbox } from "@tern/tools";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   everythingBin,
   faultServer,
@@ -19,23 +19,20 @@ import {
 import {
   contentText,
   type LoopbackServer,
-  startLoopbackServer,
   textReply,
   toolReply,
   type WireMessage,
   wireMessages,
 } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { startScriptedModel } from "./support/scripted-model.js";
+import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
+/** The current test's scripted model, read by the request helpers below. */
 let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 function setup(extraEnv: NodeJS.ProcessEnv = {}) {
   const home = tempDir();
@@ -81,7 +78,7 @@ describe("tern run with MCP servers", () => {
     writeConfig(join(home, "mcp.json"), {
       memory: nodeServer(memoryBin, [], { MEMORY_FILE_PATH: join(work, "memory.jsonl") }),
     });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       toolReply([
         {
           name: "mcp__memory__create_entities",
@@ -120,7 +117,7 @@ describe("tern run with MCP servers", () => {
     const { work, env } = setup();
     writeFileSync(join(work, "notes.txt"), "the notes\n");
     const config = writeConfig(join(work, "fs.json"), { fs: nodeServer(filesystemBin, [work]) });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       // 14 filesystem tools: more than 12, so the selection call runs first and sees them.
       selectTools(["mcp__fs__read_text_file"]),
       toolReply([{ name: "mcp__fs__read_text_file", args: { path: join(work, "notes.txt") } }]),
@@ -154,7 +151,7 @@ describe("tern run with MCP servers", () => {
       const config = writeConfig(join(work, "remote.json"), {
         everything: { type: "http", url: everything.url },
       });
-      server = await startLoopbackServer([
+      server = await startScriptedModel([
         selectTools(["mcp__everything__echo", "mcp__everything__get-sum"]),
         toolReply([
           { name: "mcp__everything__echo", args: { message: "over http" } },
@@ -176,7 +173,7 @@ describe("tern run with MCP servers", () => {
   it("calls the everything server over stdio", async () => {
     const { work, env } = setup();
     const config = writeConfig(join(work, "everything.json"), { everything: nodeServer(everythingBin) });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       selectTools(["mcp__everything__echo"]),
       toolReply([{ name: "mcp__everything__echo", args: { message: "over stdio" } }]),
       textReply("done"),
@@ -194,7 +191,7 @@ describe("tern run --strategy plan with MCP servers", () => {
   it("gives the plan's steps the MCP tools", async () => {
     const { work, env } = setup();
     const config = writeConfig(join(work, "f.json"), { f: nodeServer(faultServer, ["tools"]) });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       toolReply([
         { name: "make_plan", args: { steps: [{ id: "look", task: "Look around", dependencies: [] }] } },
       ]),
@@ -235,7 +232,7 @@ describe("--mcp-sandbox", () => {
       ]),
       textReply("done"),
     ];
-    server = await startLoopbackServer(script());
+    server = await startScriptedModel(script());
     const args = ["run", "--tools", "none", "--mode", "bypass", "--mcp-config", config, "write"];
     const confined = await runTern([...args, "--mcp-sandbox"], { env: env(server), cwd: work });
     expect(confined.code, confined.stderr).toBe(0);
@@ -248,7 +245,7 @@ describe("--mcp-sandbox", () => {
 
     // Without the option the same server writes wherever the user may: it is not sandboxed.
     await server.close();
-    server = await startLoopbackServer(script());
+    server = await startScriptedModel(script());
     const open = await runTern(args, { env: env(server), cwd: work });
     expect(open.code).toBe(0);
     expect(readFileSync(join(outside, "out.txt"), "utf8")).toBe("out");
@@ -264,7 +261,7 @@ describe("faults", () => {
       stuck: faultWith("hang", tag),
       f: nodeServer(faultServer, ["tools"]),
     });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       toolReply([{ name: "mcp__f__echo", args: { text: "still here" } }]),
       textReply("done"),
     ]);
@@ -296,7 +293,7 @@ describe("faults", () => {
   it("a server killed mid-call fails that call cleanly, and the run goes on", async () => {
     const { work, env } = setup();
     const config = writeConfig(join(work, "f.json"), { f: nodeServer(faultServer, ["tools"]) });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       toolReply([{ name: "mcp__f__pid", args: {} }]),
       toolReply([{ name: "mcp__f__slow", args: {} }]),
       textReply("it crashed"),
@@ -323,7 +320,7 @@ describe("faults", () => {
     const tag = `sigint-${process.pid}-${Date.now()}`;
     const { work, env } = setup();
     const config = writeConfig(join(work, "f.json"), { f: faultWith("tools", tag) });
-    server = await startLoopbackServer([toolReply([{ name: "mcp__f__slow", args: {} }]), textReply("never")]);
+    server = await startScriptedModel([toolReply([{ name: "mcp__f__slow", args: {} }]), textReply("never")]);
     const tern = spawnTern(
       ["run", "--json", "--tools", "none", "--mode", "bypass", "--mcp-config", config, "go"],
       {
@@ -362,7 +359,7 @@ describe("faults", () => {
     expect(result.stderr).toMatch(/--mcp-config .*missing\.json: no such file/);
 
     // --no-mcp reads no MCP configuration at all.
-    server = await startLoopbackServer([textReply("fine")]);
+    server = await startScriptedModel([textReply("fine")]);
     result = await runTern(["run", "--no-mcp", "go"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("fine\n");
@@ -397,7 +394,7 @@ describe("project servers need approval", () => {
     writeConfig(join(work, ".mcp.json"), {
       memory: nodeServer(memoryBin, [], { MEMORY_FILE_PATH: join(work, "m.jsonl") }),
     });
-    server = await startLoopbackServer([textReply("no tools"), textReply("tools")]);
+    server = await startScriptedModel([textReply("no tools"), textReply("tools")]);
     let result = await runTern(["run", "--tools", "none", "go"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
@@ -470,7 +467,7 @@ describe("tern serve", () => {
     const work = tempDir();
     writeConfig(join(work, ".mcp.json"), { memory: nodeServer(memoryBin) });
     const config = writeConfig(join(work, "f.json"), { f: nodeServer(faultServer, ["tools"]) });
-    server = await startLoopbackServer([
+    server = await startScriptedModel([
       toolReply([
         { name: "mcp__f__look", args: {} },
         { name: "mcp__f__echo", args: { text: "x" } },
@@ -497,14 +494,7 @@ describe("tern serve", () => {
       "none",
     ]);
     expect(proc.stderr).toMatch(/MCP server "memory" from .*was not started: .*tern mcp approve memory/);
-    const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
-    const id = ((await created.json()) as { session: { id: string } }).session.id;
-    const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: JSON.stringify({ content: "look" }),
-    });
-    const frames = await sseReader(reply).all();
+    const frames = await promptNewSession(base, "look");
     expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Looked." } });
     expect(toolNames(0)).toContain("mcp__f__look");
     expect(toolNames(0)).not.toContain("mcp__memory__read_graph");

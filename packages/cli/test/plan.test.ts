@@ -3,23 +3,18 @@
 // strategy refused as a usage error.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { textReply, toolReply } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 describe("tern run --strategy plan", () => {
   it("plans, runs the step with the real tools, analyses, answers, and the session replays the plan", async () => {
     const work = tempDir();
     writeFileSync(join(work, "note.txt"), "the note says hi\n");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([
         {
           name: "make_plan",
@@ -33,12 +28,7 @@ describe("tern run --strategy plan", () => {
       ]),
       textReply("The note says hi."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedModelEnv(server);
     const result = await runTern(["run", "--strategy", "plan", "what does the note say?"], {
       env,
       cwd: work,
@@ -63,19 +53,14 @@ describe("tern run --strategy plan", () => {
   });
 
   it("tern chat from a pipe runs a `/plan TASK` line as a plan and other lines as the loop", async () => {
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       textReply("Hello."),
       toolReply([{ name: "make_plan", args: { steps: [{ id: "count", task: "Count to 3" }] } }]),
       textReply("1 2 3"),
       toolReply([{ name: "analyze_results", args: { achieved: true, confidence: 1, reasoning: "counted" } }]),
       textReply("Counted: 1 2 3."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedModelEnv(server);
     const result = await runTern(["chat", "--tools", "none"], {
       env,
       cwd: tempDir(),
@@ -89,7 +74,7 @@ describe("tern run --strategy plan", () => {
 
   it("Ctrl-C mid-plan saves the session, and sessions resume goes on with the finished steps kept", async () => {
     const work = tempDir();
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([
         {
           name: "make_plan",
@@ -107,12 +92,7 @@ describe("tern run --strategy plan", () => {
       toolReply([{ name: "analyze_results", args: { achieved: true, confidence: 1, reasoning: "both" } }]),
       textReply("A is 7 and B is 8."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedModelEnv(server);
     const tern = spawnTern(["run", "--strategy", "plan", "--allow-tool", "bash(sleep:*)", "find A and B"], {
       env,
       cwd: work,

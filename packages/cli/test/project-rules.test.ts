@@ -3,16 +3,12 @@
 // `deny` rules always apply. Real `tern run` processes against a scripted model.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { beforeAll, expect, it } from "vitest";
+import { textReply, toolReply } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
-let server: LoopbackServer | undefined;
 beforeAll(() => ensureBuilt());
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 function project(rules: { allow?: string[]; deny?: string[] }): string {
   const work = tempDir();
@@ -23,18 +19,13 @@ function project(rules: { allow?: string[]; deny?: string[] }): string {
 
 it("a cloned project's allow rules are not in effect until approved, then they are", async () => {
   const work = project({ allow: ["bash(touch:*)"] });
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command: "touch made.txt" } }]),
     textReply("Tried."),
     toolReply([{ name: "bash", args: { command: "touch made.txt" } }]),
     textReply("Made it."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
+  const env = scriptedModelEnv(server);
   const before = await runTern(["run", "--sandbox", "off", "make it"], { env, cwd: work });
   expect(before.stderr).toMatch(
     /allow rules not in effect until approved .*tern hooks approve.*bash\(touch:\*\)/,
@@ -64,16 +55,11 @@ it("an edited allow list needs a new approval; deny rules apply without one", as
     join(work, ".tern", "config.json"),
     `${JSON.stringify({ allow: ["bash(touch:*)", "bash(rm:*)"], deny: ["bash(touch:*)"] })}\n`,
   );
-  server = await startLoopbackServer([
+  const server = await startScriptedModel([
     toolReply([{ name: "bash", args: { command: "touch made.txt" } }]),
     textReply("Tried."),
   ]);
-  const env = ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${server.baseUrl}/v1`,
-  });
+  const env = scriptedModelEnv(server, { TERN_HOME: home });
   const run = await runTern(["run", "--sandbox", "off", "--mode", "bypass", "make it"], { env, cwd: work });
   expect(run.stderr).toMatch(/allow rules not in effect until approved/);
   expect(run.stderr).toMatch(/permission rules from .*: deny bash\(touch:\*\)/);

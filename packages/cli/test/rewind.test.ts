@@ -3,23 +3,12 @@
 // conversation back, and refuses a file edited outside tern meanwhile unless --force.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const BINARY = Buffer.from([0, 159, 146, 150, 0, 255, 10]);
 
@@ -30,7 +19,7 @@ describe("tern sessions rewind", () => {
     writeFileSync(join(work, "logo.bin"), BINARY);
     writeFileSync(join(work, "old.txt"), "old\n");
     writeFileSync(join(work, "notes.txt"), "mine\n");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "edit", args: { path: "a.txt", old_string: "one", new_string: "two" } }]),
       textReply("Edited."),
       toolReply([
@@ -42,12 +31,7 @@ describe("tern sessions rewind", () => {
       textReply("Rewrote things, checked."), // after the completion check
       textReply("Back at turn two."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedModelEnv(server);
     const flags = ["--mode", "bypass", "--sandbox", "off"];
     const first = await runTern(["run", ...flags, "change a"], { env, cwd: work });
     expect(first.code, first.stderr).toBe(0);

@@ -2,42 +2,30 @@
 // server that streams scripted replies.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   contentText,
   type LoopbackServer,
-  startLoopbackServer,
   textReply,
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 function setup() {
   const home = tempDir();
   const work = tempDir();
-  const env = (srv: LoopbackServer) =>
-    ternEnv({
-      TERN_HOME: home,
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${srv.baseUrl}/v1`,
-    });
+  const env = (srv: LoopbackServer) => scriptedModelEnv(srv, { TERN_HOME: home });
   return { home, work, env };
 }
 
 describe("tern run", () => {
   it("streams a text answer to stdout and progress to stderr, exit 0", async () => {
     const { work, env } = setup();
-    server = await startLoopbackServer([textReply("The answer is 42.")]);
+    const server = await startScriptedModel([textReply("The answer is 42.")]);
     const result = await runTern(["run", "What is the answer?"], { env: env(server), cwd: work });
     expect(result.stderr).not.toMatch(/tern: /);
     expect(result.code).toBe(0);
@@ -51,7 +39,7 @@ describe("tern run", () => {
 
   it("reads the prompt from stdin", async () => {
     const { work, env } = setup();
-    server = await startLoopbackServer([textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok")]);
     const result = await runTern(["run"], { env: env(server), cwd: work, input: "Summarise this\n" });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("ok\n");
@@ -66,7 +54,7 @@ describe("tern run", () => {
     mkdirSync(join(work, "src"));
     writeFileSync(join(work, "src", "a.txt"), "alpha\n");
     writeFileSync(join(work, "src", "b.txt"), "beta\n");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply(
         [
           { name: "read", args: { path: "src/a.txt" } },
@@ -117,7 +105,7 @@ describe("tern run", () => {
 
   it("denies a command without a terminal to ask, and tells the model why", async () => {
     const { work, env } = setup();
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "bash", args: { command: "touch created-by-model" } }]),
       textReply("I could not run it."),
     ]);
@@ -137,7 +125,11 @@ describe("tern run", () => {
         ? { name: "bash", args: { command: `echo ${i}` } }
         : { name: "read", args: { path: "a.txt" } },
     );
-    server = await startLoopbackServer([toolReply(calls), textReply("Done."), textReply("Checked: done.")]);
+    const server = await startScriptedModel([
+      toolReply(calls),
+      textReply("Done."),
+      textReply("Checked: done."),
+    ]);
     const result = await runTern(["run", "--allow-tool", "bash(echo:*)", "go"], {
       env: env(server),
       cwd: work,

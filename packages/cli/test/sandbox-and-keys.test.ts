@@ -3,26 +3,12 @@
 // session file.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { textReply, toolReply } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-function localEnv(baseUrl: string, home: string) {
-  return ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${baseUrl}/v1`,
-  });
-}
 
 /** Every session file's text under a TERN_HOME. */
 function sessionFiles(home: string): string {
@@ -35,10 +21,10 @@ function sessionFiles(home: string): string {
 
 describe("the sandbox in tern run", () => {
   it("prints the profile chosen with --sandbox off in the header", async () => {
-    server = await startLoopbackServer([textReply("Done.")]);
+    const server = await startScriptedModel([textReply("Done.")]);
     const home = tempDir();
     const result = await runTern(["run", "--sandbox", "off", "hi"], {
-      env: localEnv(server.baseUrl, home),
+      env: scriptedModelEnv(server, { TERN_HOME: home }),
       cwd: tempDir(),
     });
     expect(result.code).toBe(0);
@@ -46,17 +32,20 @@ describe("the sandbox in tern run", () => {
   });
 
   it('takes "sandbox": "off" and "allowNet" from config.json', async () => {
-    server = await startLoopbackServer([textReply("Done.")]);
+    const server = await startScriptedModel([textReply("Done.")]);
     const home = tempDir();
     writeFileSync(join(home, "config.json"), JSON.stringify({ sandbox: "off", allowNet: true }));
-    const result = await runTern(["run", "hi"], { env: localEnv(server.baseUrl, home), cwd: tempDir() });
+    const result = await runTern(["run", "hi"], {
+      env: scriptedModelEnv(server, { TERN_HOME: home }),
+      cwd: tempDir(),
+    });
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("· sandbox off ·");
   });
 
   it("exits 2 for an unknown profile", async () => {
     const result = await runTern(["run", "--sandbox", "loose", "hi"], {
-      env: localEnv("http://127.0.0.1:9", tempDir()),
+      env: scriptedModelEnv({ baseUrl: "http://127.0.0.1:9" }),
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--sandbox must be one of sandbox, off \(got "loose"\)/);
@@ -65,13 +54,13 @@ describe("the sandbox in tern run", () => {
   it("runs bash through the chosen profile (off: the command sees the host's /tmp)", async () => {
     const work = tempDir();
     const marker = join(tempDir(), "seen-from-bash");
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "bash", args: { command: `touch '${marker}'` } }]),
       textReply("Done."),
     ]);
     const home = tempDir();
     const result = await runTern(["run", "--sandbox", "off", "--mode", "bypass", "touch it"], {
-      env: localEnv(server.baseUrl, home),
+      env: scriptedModelEnv(server, { TERN_HOME: home }),
       cwd: work,
     });
     expect(result.code).toBe(0);
@@ -83,7 +72,7 @@ describe("keys never reach the session file", () => {
   it("redacts a --api-key that the provider echoes in an error body", async () => {
     // No known key shape and in no variable: only the runtime's registration can catch it.
     const key = "tern-test-key-Zq81mXv07Lp";
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       {
         kind: "json",
         status: 401,
@@ -93,7 +82,7 @@ describe("keys never reach the session file", () => {
     const home = tempDir();
     writeFileSync(join(home, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
     const result = await runTern(["run", "--api-key", key, "hi"], {
-      env: localEnv(server.baseUrl, home),
+      env: scriptedModelEnv(server, { TERN_HOME: home }),
       cwd: tempDir(),
     });
     expect(result.code).toBe(1);

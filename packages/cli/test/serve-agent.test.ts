@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { type Frame, JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { type Frame, JSON_TYPE, sseReader, startScriptedServe, startServe } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
@@ -24,8 +24,7 @@ afterAll(async () => {
 async function served(extra: string[] = []) {
   const home = tempDir();
   const work = tempDir();
-  const args = ["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work];
-  return { home, work, ...(await startServe(["--port", "0", ...args, ...extra])) };
+  return { home, work, ...(await startScriptedServe(model.baseUrl, home, work, extra)) };
 }
 
 function post(base: string, path: string, body: unknown) {

@@ -7,7 +7,14 @@ import { connect, type Socket } from "node:net";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { JSON_TYPE, rawRequest, type Served, sseReader, startServe } from "./support/serve.js";
+import {
+  JSON_TYPE,
+  rawRequest,
+  type Served,
+  sseReader,
+  startScriptedServe,
+  startServe,
+} from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
@@ -21,10 +28,7 @@ beforeAll(async () => {
   home = tempDir();
   work = tempDir();
   other = tempDir();
-  server = await startServe([
-    "--port",
-    "0",
-    ...["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work],
+  server = await startScriptedServe(model.baseUrl, home, work, [
     ...["--allow-root", other, "--allow-origin", "http://good.example:3000"],
     ...["--max-connections", "8", "--max-runs", "1"],
   ]);

@@ -4,7 +4,7 @@
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { JSON_TYPE, sseReader, startScriptedServe, startServe } from "./support/serve.js";
 import { tempDir } from "./support/tern.js";
 
 // One scripted model per test: a spare reply one test did not use must not answer the next.
@@ -24,8 +24,7 @@ const post = (base: string, path: string, body: unknown) =>
 it("streams the todo list and a sub-agent (its tool calls marked with the task call) over SSE", async () => {
   const home = tempDir();
   const work = tempDir();
-  const args = ["--base-url", model.baseUrl, "--model", "scripted", "--home", home, "--cwd", work];
-  const { base } = await startServe(["--port", "0", ...args]);
+  const { base } = await startScriptedServe(model.baseUrl, home, work);
   const created = await post(base, "/api/sessions", {});
   const id = ((await created.json()) as { session: { id: string } }).session.id;
   const todos = [{ id: "1", content: "Look around", status: "in_progress" }];

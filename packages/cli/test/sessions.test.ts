@@ -1,38 +1,21 @@
 // `tern sessions ls | show | fork | export` and `tern run --session` on sessions made by real runs.
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 describe("tern sessions", () => {
   it("lists, shows, continues, forks and exports a session", async () => {
     const work = tempDir();
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "ls", args: { path: "." } }]),
       textReply("The directory is empty."),
       textReply("You asked about the directory."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedModelEnv(server);
     const first = await runTern(["run", "What is in this directory?"], { env, cwd: work });
     expect(first.code, first.stderr).toBe(0);
 
@@ -102,17 +85,12 @@ describe("tern sessions", () => {
   it("labels what the agent's policies injected as what it is, not as the user", async () => {
     const work = tempDir();
     const reads = Array.from({ length: 7 }, (_, i) => ({ name: "ls", args: { path: ".", n: i } }));
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply(reads),
       textReply("Nothing here."),
       textReply("Checked: nothing here."),
     ]);
-    const env = ternEnv({
-      TERN_HOME: tempDir(),
-      TERN_PROVIDER: "llamacpp",
-      TERN_MODEL: "test-model",
-      TERN_BASE_URL: `${server.baseUrl}/v1`,
-    });
+    const env = scriptedModelEnv(server);
     const run = await runTern(["run", "--json", "What is here?"], { env, cwd: work });
     expect(run.code, run.stderr).toBe(0);
     const events = run.stdout

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
+import { promptNewSession, startServe } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
@@ -157,13 +157,6 @@ describe("serve papercuts", () => {
 });
 
 async function answerOf(base: string): Promise<string> {
-  const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
-  const { session } = (await created.json()) as { session: { id: string } };
-  const res = await fetch(`${base}/api/sessions/${session.id}/messages`, {
-    method: "POST",
-    headers: JSON_TYPE,
-    body: JSON.stringify({ content: "hi" }),
-  });
-  const frames = await sseReader(res).all();
+  const frames = await promptNewSession(base, "hi");
   return String(frames.at(-1)?.data.answer);
 }

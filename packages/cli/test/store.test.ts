@@ -2,26 +2,22 @@
 // A run's session lands in the database and the sessions commands read it from there; `tern store`
 // reports and applies the schema; `tern serve`'s /healthz reports the store; a database that is not
 // there stops every command at start with exit 2, and no message shows the URL's password.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runState, until } from "../../cluster/test/support/nodes.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { type LoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { startScriptedModel } from "./support/scripted-model.js";
 import { JSON_TYPE, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 const PASSWORD = "pg-Pa55-secret";
 
 let pg: TestPostgres;
-let server: LoopbackServer | undefined;
 beforeAll(async () => {
   await ensureBuilt();
   pg = await startTestPostgres();
 });
 afterAll(async () => pg?.dispose());
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 /** Trust auth on loopback ignores the password: a real URL that carries one. */
 const storeUrl = (port = pg.port) => `postgres://tern:${PASSWORD}@127.0.0.1:${port}/tern`;
@@ -56,7 +52,7 @@ describe("tern with a PostgreSQL session store", () => {
   });
 
   it("a run writes its session to the database; sessions ls, show and export read it from there", async () => {
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "bash", args: { command: "echo from-the-tool" } }]),
       textReply("All done."),
     ]);
@@ -91,7 +87,7 @@ describe("tern with a PostgreSQL session store", () => {
   });
 
   it("serve runs sessions in the database (a cluster node); /healthz reports the store: ok with its schema version, 503 once the database is gone", async () => {
-    server = await startLoopbackServer([textReply("Served from PostgreSQL.")]);
+    const server = await startScriptedModel([textReply("Served from PostgreSQL.")]);
     const { base, proc } = await startServe(
       [
         "--port",

@@ -6,24 +6,18 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   contentText,
   type LoopbackServer,
-  startLoopbackServer,
   textReply,
   toolReply,
   wireMessages,
 } from "./support/openai-script.js";
-import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const TODOS = [
   { id: "1", content: "Count the files", status: "in_progress" },
@@ -32,12 +26,7 @@ const TODOS = [
 
 /** `tern run` against the scripted model server, with its own TERN_HOME. */
 function scriptedEnv(home: string, model: LoopbackServer): NodeJS.ProcessEnv {
-  return ternEnv({
-    TERN_HOME: home,
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${model.baseUrl}/v1`,
-  });
+  return scriptedModelEnv(model, { TERN_HOME: home });
 }
 
 function sessionLines(home: string): string[] {
@@ -53,7 +42,7 @@ describe("tern run: todo_write, task, web_fetch", () => {
   it("shows the todo list, collapses a sub-agent, refuses a loopback fetch, and keeps it all in the session", async () => {
     const home = tempDir();
     const work = tempDir();
-    server = await startLoopbackServer([
+    const server = await startScriptedModel([
       toolReply([{ name: "todo_write", args: { todos: TODOS } }]),
       toolReply([{ name: "task", args: { description: "Count files", prompt: "Count the files here." } }]),
       // The sub-agent: one tool call, then its answer.
@@ -126,7 +115,7 @@ describe("tern run: todo_write, task, web_fetch", () => {
         join(home, "config.json"),
         JSON.stringify({ webSearch: { kind: "searxng", url: `http://127.0.0.1:${port}` } }),
       );
-      server = await startLoopbackServer([
+      const server = await startScriptedModel([
         toolReply([{ name: "web_search", args: { query: "arctic tern" } }]),
         textReply("Found it."),
       ]);
@@ -151,7 +140,7 @@ describe("tern run: todo_write, task, web_fetch", () => {
       "---\ndescription: Reviews diffs\ntools: [read, grep]\n---\nYou review code.\n",
     );
     writeFileSync(join(work, ".tern", "agents", "broken.md"), "---\ndescription: [unclosed\n---\nbody\n");
-    server = await startLoopbackServer([textReply("ok")]);
+    const server = await startScriptedModel([textReply("ok")]);
     const env = scriptedEnv(home, server);
     const result = await runTern(["run", "hi"], { env, cwd: work });
     expect(result.code).toBe(0);

@@ -8,8 +8,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
 import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
+import { scriptedModelEnv } from "./support/scripted-model.js";
 import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
-import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";
+import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
@@ -26,11 +27,7 @@ const SPAN_KIND_CLIENT = 3;
 const STATUS_ERROR = 2;
 
 function envFor(models: LoopbackServer, otel: NodeJS.ProcessEnv) {
-  return ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${models.baseUrl}/v1`,
+  return scriptedModelEnv(models, {
     ...otel,
   });
 }

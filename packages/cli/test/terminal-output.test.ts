@@ -1,38 +1,18 @@
 // `tern run` on a real terminal (tmux): escape sequences in the model's answer are not passed to
 // the terminal (no retitled window, no cleared screen), while a pipe gets the answer as sent.
-import { afterEach, beforeAll, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply } from "./support/openai-script.js";
-import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
-import { Tmux, tmuxAvailable } from "./support/tmux.js";
+import { beforeAll, expect, it } from "vitest";
+import { startTernOnTerminal, terminalIt } from "./support/chat-terminal.js";
+import { textReply } from "./support/openai-script.js";
+import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
-const terminalIt = it.skipIf(!tmuxAvailable);
-
 const ANSWER = "Before.\u001b]2;pwned\u0007\u001b[2J\u001b[HAfter the clear.\n";
 
-let server: LoopbackServer | undefined;
-let tmux: Tmux | undefined;
-afterEach(async () => {
-  tmux?.kill();
-  tmux = undefined;
-  await server?.close();
-  server = undefined;
-});
-
-function localEnv(baseUrl: string) {
-  return ternEnv({
-    TERN_HOME: tempDir(),
-    TERN_PROVIDER: "llamacpp",
-    TERN_MODEL: "test-model",
-    TERN_BASE_URL: `${baseUrl}/v1`,
-  });
-}
-
 terminalIt("cleans the answer's escape sequences on a terminal", async () => {
-  server = await startLoopbackServer([textReply(ANSWER, { chunkSize: 3 })]);
-  tmux = new Tmux(tempDir());
-  tmux.start([process.execPath, TERN_JS, "run", "say it"], localEnv(server.baseUrl), tempDir());
+  const server = await startScriptedModel([textReply(ANSWER, { chunkSize: 3 })]);
+  const tmux = startTernOnTerminal(["run", "say it"], scriptedModelEnv(server), tempDir());
   await tmux.waitFor(/✔ done/);
   expect(await tmux.exitCode()).toBe(0);
   expect(tmux.title()).not.toBe("pwned");
@@ -43,8 +23,8 @@ terminalIt("cleans the answer's escape sequences on a terminal", async () => {
 });
 
 it("writes the answer as sent to a pipe, and in --json", async () => {
-  server = await startLoopbackServer([textReply(ANSWER), textReply(ANSWER)]);
-  const env = localEnv(server.baseUrl);
+  const server = await startScriptedModel([textReply(ANSWER), textReply(ANSWER)]);
+  const env = scriptedModelEnv(server);
   const piped = await runTern(["run", "say it"], { env, cwd: tempDir() });
   expect(piped.code).toBe(0);
   expect(piped.stdout).toBe(ANSWER);

@@ -1,43 +1,30 @@
 // Across nodes: a client on one serve node steers and aborts a run executing on a worker process
 // (the control channel through PostgreSQL), and a run survives the database restarting under it
 // (it pauses and continues; the other node's stream still shows every event exactly once).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Message } from "@tern/ai";
 import { FileSessionStore } from "@tern/session";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { type ModelServer, startModelServer } from "./support/model-server.js";
-import { Nodes, post, runState, until, watch } from "./support/nodes.js";
+import { startTestCluster, type TestCluster } from "./support/cluster.js";
+import { post, runState, until, watch } from "./support/nodes.js";
 
 const LEASE_MS = 5000;
 const MODEL_DELAY_MS = 20;
 /** Ceiling for hangs only. */
 const CEILING_MS = 180_000;
 
-let pg: TestPostgres;
-let model: ModelServer;
-let home: string;
-let nodes: Nodes;
+let cluster: TestCluster;
 let fronts: { url: string }[];
 const stop = new AbortController();
 
 beforeAll(async () => {
-  pg = await startTestPostgres();
-  model = await startModelServer(MODEL_DELAY_MS);
-  home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
-  nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS });
-  fronts = await Promise.all([nodes.spawn("front"), nodes.spawn("front")]);
-  await nodes.spawn("worker");
+  cluster = await startTestCluster({ modelDelayMs: MODEL_DELAY_MS, leaseMs: LEASE_MS });
+  fronts = await Promise.all([cluster.nodes.spawn("front"), cluster.nodes.spawn("front")]);
+  await cluster.nodes.spawn("worker");
 }, CEILING_MS);
 
 afterAll(async () => {
   stop.abort();
-  nodes?.killAll();
-  await model?.close();
-  await pg?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await cluster?.dispose();
 });
 
 /** A session with a run submitted on node A, held at its first model call. */
@@ -45,17 +32,17 @@ async function heldRun(): Promise<{ sessionId: string; runId: string; seen: Retu
   const [a, b] = fronts as [{ url: string }, { url: string }];
   const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
   const seen = watch(b.url, session.id, stop.signal);
-  model.hold();
-  const before = model.requests;
+  cluster.model.hold();
+  const before = cluster.model.requests;
   const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
     run_id: string;
   };
-  await until(() => model.requests > before);
+  await until(() => cluster.model.requests > before);
   return { sessionId: session.id, runId: run_id, seen };
 }
 
 async function messagesOf(sessionId: string): Promise<Message[]> {
-  const session = await new FileSessionStore({ home }).load(sessionId);
+  const session = await new FileSessionStore({ home: cluster.home }).load(sessionId);
   return session.buildContext().messages as Message[];
 }
 
@@ -64,7 +51,7 @@ it(
   async () => {
     const { sessionId, runId } = await heldRun();
     await post(`${fronts[1]!.url}/api/sessions/${sessionId}/interrupt`, { content: "also check the tests" });
-    model.release();
+    cluster.model.release();
     await until(async () => (await runState(fronts[0]!.url, runId)) === "done");
     const users = (await messagesOf(sessionId)).filter((m) => m.role === "user");
     expect(users.map((m) => (typeof m.content === "string" ? m.content : ""))).toContain(
@@ -81,9 +68,9 @@ it(
     // The control reaches the worker only while it runs the session: it does once the call is out.
     await post(`${fronts[1]!.url}/api/sessions/${sessionId}/abort`);
     await until(() => seen.types.includes("agent_end"));
-    model.release();
+    cluster.model.release();
     await until(async () => (await runState(fronts[0]!.url, runId)) === "done");
-    const session = await new FileSessionStore({ home }).load(sessionId);
+    const session = await new FileSessionStore({ home: cluster.home }).load(sessionId);
     const end = session.storedEvents().find((e) => e.event.type === "agent_end");
     expect(end?.event).toMatchObject({ stopReason: "aborted" });
   },
@@ -94,10 +81,10 @@ it(
   "a run continues after the database restarts under it, and node B streams every event once",
   async () => {
     const { sessionId, runId, seen } = await heldRun();
-    await pg.restart();
-    model.release();
+    await cluster.pg.restart();
+    cluster.model.release();
     await until(async () => (await runState(fronts[0]!.url, runId).catch(() => "unknown")) === "done");
-    const session = await new FileSessionStore({ home }).load(sessionId);
+    const session = await new FileSessionStore({ home: cluster.home }).load(sessionId);
     const expected = session.storedEvents().map((e) => e.seq);
     await until(() => seen.ids.length >= expected.length);
     expect(seen.ids).toEqual(expected);
@@ -117,17 +104,17 @@ it(
   "a run whose whole last turn happens while the database is down completes once it is back",
   async () => {
     const { sessionId, runId, seen } = await heldRun();
-    await pg.stop();
+    await cluster.pg.stop();
     const health = await fetch(`${fronts[0]!.url}/healthz`);
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ ok: false, database: "unreachable" });
-    model.release();
+    cluster.model.release();
     // The worker goes on (the model and the session log need no database) and then waits.
-    const store = new FileSessionStore({ home });
+    const store = new FileSessionStore({ home: cluster.home });
     await until(async () =>
       (await store.load(sessionId)).storedEvents().some((e) => e.event.type === "agent_end"),
     );
-    await pg.start();
+    await cluster.pg.start();
     await until(async () => (await runState(fronts[0]!.url, runId).catch(() => "unknown")) === "done");
     const expected = (await store.load(sessionId)).storedEvents().map((e) => e.seq);
     await until(() => seen.ids.length >= expected.length);
@@ -145,7 +132,9 @@ it(
       run_id: string;
     };
     await until(async () => (await runState(a.url, run_id)) === "done");
-    const seqs = (await new FileSessionStore({ home }).load(session.id)).storedEvents().map((e) => e.seq);
+    const seqs = (await new FileSessionStore({ home: cluster.home }).load(session.id))
+      .storedEvents()
+      .map((e) => e.seq);
     const from = seqs[Math.floor(seqs.length / 2)]!;
     for (const node of [a, b]) {
       const replay = new AbortController();

@@ -1,44 +1,37 @@
 // A permission question asked by a run on a worker process shows up on the other serve node's
 // stream, and the answer given there reaches the worker (the control channel): the call runs once.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@tern/ai";
 import { FileSessionStore } from "@tern/session";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { type ModelServer, startModelServer } from "./support/model-server.js";
-import { Nodes, post, runState, until, watch } from "./support/nodes.js";
+import { startTestCluster, type TestCluster } from "./support/cluster.js";
+import { post, runState, until, watch } from "./support/nodes.js";
 
 const LEASE_MS = 5000;
 /** Ceiling for hangs only. */
 const CEILING_MS = 180_000;
 
-let pg: TestPostgres;
-let model: ModelServer;
-let home: string;
-let nodes: Nodes;
+let cluster: TestCluster;
 const stop = new AbortController();
 
 beforeAll(async () => {
-  pg = await startTestPostgres();
-  model = await startModelServer(0);
-  home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
-  nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS, ask: true });
+  cluster = await startTestCluster({ modelDelayMs: 0, leaseMs: LEASE_MS, ask: true });
 }, CEILING_MS);
 
 afterAll(async () => {
   stop.abort();
-  nodes?.killAll();
-  await model?.close();
-  await pg?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
+  await cluster?.dispose();
 });
 
 it(
   "a question from the worker is answered through the other node",
   async () => {
-    const [a, b] = await Promise.all([nodes.spawn("front"), nodes.spawn("front"), nodes.spawn("worker")]);
+    const [a, b] = await Promise.all([
+      cluster.nodes.spawn("front"),
+      cluster.nodes.spawn("front"),
+      cluster.nodes.spawn("worker"),
+    ]);
     const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
     const seen = watch(b.url, session.id, stop.signal);
     const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
@@ -52,17 +45,17 @@ it(
       decision: "allow_once",
     });
     await until(async () => (await runState(a.url, run_id)) === "done");
-    const messages = (await new FileSessionStore({ home }).load(session.id)).buildContext()
+    const messages = (await new FileSessionStore({ home: cluster.home }).load(session.id)).buildContext()
       .messages as Message[];
     const result = messages.find((m) => m.role === "toolResult");
     expect(result?.content).toEqual([{ type: "text", text: "noted" }]);
-    expect(readFileSync(join(home, "executions.log"), "utf8").trim().split("\n")).toHaveLength(1);
+    expect(readFileSync(join(cluster.home, "executions.log"), "utf8").trim().split("\n")).toHaveLength(1);
   },
   CEILING_MS,
 );
 
 it("bad input is the client's error, answered by the node, which goes on", async () => {
-  const { url } = await nodes.spawn("front");
+  const { url } = await cluster.nodes.spawn("front");
   const send = (path: string, body: string, type = "application/json", method = "POST") =>
     fetch(`${url}${path}`, { method, headers: { "content-type": type }, body });
   const { session } = (await post(`${url}/api/sessions`)) as { session: { id: string } };

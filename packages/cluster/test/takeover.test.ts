@@ -3,17 +3,15 @@
 // SIGKILLed (and replaced) KILLS times at random points. Every run must complete exactly once with
 // a valid transcript (one prompt, every tool call answered once, no call executed twice, a final
 // answer), and an SSE client on the other node must see every event of the session exactly once.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@tern/ai";
 import { FileSessionStore, INTERRUPTED_RESULT, liveLockOwner, type SessionStore } from "@tern/session";
 import { PgSessionStore } from "@tern/store-pg";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { type ModelServer, startModelServer } from "./support/model-server.js";
-import { Nodes, post, runState, until, watch } from "./support/nodes.js";
+import { startTestCluster, type TestCluster } from "./support/cluster.js";
+import { post, runState, until, watch } from "./support/nodes.js";
 
 const WORKERS = 3;
 const FRONTS = 2;
@@ -30,34 +28,27 @@ const CEILING_MS = 300_000;
 
 // Both stores: the shared file store (one machine) and the PostgreSQL store (any number).
 describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) => {
-  let pg: TestPostgres;
-  let model: ModelServer;
-  let home: string;
-  let nodes: Nodes;
+  let cluster: TestCluster;
 
   beforeAll(async () => {
-    pg = await startTestPostgres();
-    model = await startModelServer(MODEL_DELAY_MS);
-    home = mkdtempSync(join(tmpdir(), "tern-cluster-"));
-    nodes = new Nodes({ pgUrl: pg.url, home, modelUrl: model.baseUrl, leaseMs: LEASE_MS, store: storeKind });
+    cluster = await startTestCluster({ modelDelayMs: MODEL_DELAY_MS, leaseMs: LEASE_MS, store: storeKind });
   }, CEILING_MS);
 
   afterAll(async () => {
-    nodes?.killAll();
-    await model?.close();
-    await pg?.dispose();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await cluster?.dispose();
   });
 
   it(
     "every run completes exactly once through kills, and the other node streams every event once",
     async () => {
-      const fronts = await Promise.all(Array.from({ length: FRONTS }, () => nodes.spawn("front")));
-      const workers = await Promise.all(Array.from({ length: WORKERS }, () => nodes.spawn("worker")));
+      const fronts = await Promise.all(Array.from({ length: FRONTS }, () => cluster.nodes.spawn("front")));
+      const workers = await Promise.all(Array.from({ length: WORKERS }, () => cluster.nodes.spawn("worker")));
       const stop = new AbortController();
       const store: SessionStore =
-        storeKind === "pg" ? await PgSessionStore.connect({ url: pg.url }) : new FileSessionStore({ home });
-      const db = new Client({ connectionString: pg.url });
+        storeKind === "pg"
+          ? await PgSessionStore.connect({ url: cluster.pg.url })
+          : new FileSessionStore({ home: cluster.home });
+      const db = new Client({ connectionString: cluster.pg.url });
       db.on("error", () => {}); // the cluster stops in afterAll, perhaps before this client ends
       await db.connect();
       const runs: { runId: string; sessionId: string; prompt: string; ids: number[] }[] = [];
@@ -79,13 +70,13 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
         if ((i + 1) % Math.floor(RUNS / KILLS) === 0 && kills < KILLS) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_JITTER_MS));
           // The worker holding a random run in flight, so the kill lands mid-run; any worker else.
-          const holder = await holderOfRandomRun(db, store, home, storeKind);
+          const holder = await holderOfRandomRun(db, store, cluster.home, storeKind);
           const found = workers.findIndex((worker) => worker.child.pid === holder);
           const index = found >= 0 ? found : Math.floor(Math.random() * workers.length);
           if (found >= 0) midRunKills++;
           workers[index]!.child.kill("SIGKILL");
           kills++;
-          workers[index] = await nodes.spawn("worker");
+          workers[index] = await cluster.nodes.spawn("worker");
         }
       }
       expect(kills).toBeGreaterThanOrEqual(KILLS);
@@ -96,7 +87,9 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
         await until(async () => (await runState(fronts[0]!.url, run.runId)) === "done");
       }
 
-      const executions = readFileSync(join(home, "executions.log"), "utf8").split("\n").filter(Boolean);
+      const executions = readFileSync(join(cluster.home, "executions.log"), "utf8")
+        .split("\n")
+        .filter(Boolean);
       expect(new Set(executions).size).toBe(executions.length); // no tool call ran twice
       const executed = new Set(executions);
       let cut = 0;

@@ -4,10 +4,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleServer } from "../../server/test/support/bundle.js";
 import { tempHome } from "../../server/test/support/engine.js";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { TernClient } from "../src/index.js";
+import type { TernClient } from "../src/index.js";
+import { startStdioClient } from "./support/stdio-client.js";
 
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
 let home: ReturnType<typeof tempHome>;
@@ -22,23 +22,7 @@ beforeAll(async () => {
   writeFileSync(join(work, "plan.md"), "ship on Friday\n");
   writeFileSync(join(work, "shot.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]));
   writeFileSync(join(home.home, "secret.txt"), "outside the workspace\n");
-  const bundle = await bundleServer();
-  client = new TernClient({
-    command: process.execPath,
-    args: [
-      bundle,
-      "--stdio",
-      "--base-url",
-      model.baseUrl,
-      "--model",
-      "scripted",
-      "--home",
-      home.home,
-      "--cwd",
-      work,
-    ],
-  });
-  await client.start();
+  client = await startStdioClient(model.baseUrl, home.home, work);
 });
 
 afterAll(async () => {

@@ -2,10 +2,10 @@
 // esbuild) whose model is a scripted OpenAI-compatible server on loopback: the Copilot SDK's core
 // flow, through tern's own client.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundleServer } from "../../server/test/support/bundle.js";
 import { tempHome } from "../../server/test/support/engine.js";
 import { type ScriptedReply, scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { type SessionEvent, TernClient } from "../src/index.js";
+import type { SessionEvent, TernClient } from "../src/index.js";
+import { startStdioClient } from "./support/stdio-client.js";
 
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
 let home: ReturnType<typeof tempHome>;
@@ -13,23 +13,7 @@ let client: TernClient;
 
 async function startClient(replies: ScriptedReply[]): Promise<void> {
   model.push(...replies);
-  const bundle = await bundleServer();
-  client = new TernClient({
-    command: process.execPath,
-    args: [
-      bundle,
-      "--stdio",
-      "--base-url",
-      model.baseUrl,
-      "--model",
-      "scripted",
-      "--home",
-      home.home,
-      "--cwd",
-      home.home,
-    ],
-  });
-  await client.start();
+  client = await startStdioClient(model.baseUrl, home.home, home.home);
 }
 
 beforeAll(async () => {

@@ -1,5 +1,6 @@
-// What the provider conformance tests share: a run that keeps every event, a one-message context,
-// the usage counts without cost, and the re-chunking property.
+// What the provider conformance tests share: an OpenAI-compatible model on loopback, a run that
+// keeps every event, a one-message context, the usage counts without cost, and the re-chunking
+// property.
 import fc from "fast-check";
 import type {
   AssistantEvent,
@@ -10,6 +11,22 @@ import type {
   StreamOptions,
 } from "../../src/types.js";
 import type { LoopbackServer } from "./sse-server.js";
+
+/** An openai-completions model served at `baseUrl` (a loopback server), priced and able to do everything. */
+export function completionsModel(baseUrl: string, overrides: Partial<Model> = {}): Model {
+  return {
+    id: "test-model",
+    name: "Test model",
+    api: "openai-completions",
+    provider: "openai",
+    baseUrl: `${baseUrl}/v1`,
+    contextWindow: 128_000,
+    maxOutputTokens: 4_096,
+    abilities: { toolCall: true, jsonMode: true, reasoning: false, images: true },
+    prices: { input: 1, output: 2, cacheRead: 0.5, cacheWrite: 0 },
+    ...overrides,
+  };
+}
 
 export const hello: Context = { messages: [{ role: "user", content: "hi", timestamp: 1 }] };
 

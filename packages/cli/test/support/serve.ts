@@ -2,7 +2,7 @@
 // streams that waits for the frame a test needs (a permission question in the middle of a run).
 import { request } from "node:http";
 import { afterAll } from "vitest";
-import { type Frame, parseSse } from "../../../server/test/support/sse.js";
+import { type Frame, JSON_TYPE, parseSse } from "../../../server/test/support/sse.js";
 import { spawnTern, type TernProcess, ternEnv } from "./tern.js";
 
 export { type Frame, JSON_TYPE } from "../../../server/test/support/sse.js";
@@ -40,6 +40,48 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv = {}): P
     base: /http listening on (\S+)/.exec(proc.stdout)?.[1] ?? "",
     rpcPort: Number(/listening on port (\d+)/.exec(proc.stdout)?.[1] ?? 0),
   };
+}
+
+/**
+ * `tern serve` on an ephemeral HTTP port, answering with the scripted model at `modelUrl` (as model
+ * "scripted"), with TERN home `home`, working in `cwd`; `extra` adds flags.
+ */
+export function startScriptedServe(
+  modelUrl: string,
+  home: string,
+  cwd: string,
+  extra: string[] = [],
+): Promise<Served> {
+  return startServe([
+    "--port",
+    "0",
+    "--base-url",
+    modelUrl,
+    "--model",
+    "scripted",
+    "--home",
+    home,
+    "--cwd",
+    cwd,
+    ...extra,
+  ]);
+}
+
+/** Opens a session on the served tern at `base` over HTTP; resolves with its id. */
+export async function openSession(base: string): Promise<string> {
+  const created = await fetch(`${base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" });
+  return ((await created.json()) as { session: { id: string } }).session.id;
+}
+
+/** A new session on the served tern at `base`, sent `content`: every frame of the run's stream. */
+export async function promptNewSession(base: string, content: string): Promise<Frame[]> {
+  const id = await openSession(base);
+  const reply = await fetch(`${base}/api/sessions/${id}/messages`, {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ content }),
+  });
+  return sseReader(reply).all();
 }
 
 /** An SSE response read as it arrives: `until` resolves with the frames up to the first match. */
