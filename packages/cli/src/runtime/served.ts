@@ -60,7 +60,12 @@ export function servedEngineOptions(
         model,
         env: parts.env,
         registry: parts.registry,
-        ...(parts.mcp ? { mcpServers: parts.mcp.status().map((server) => server.name) } : {}),
+        ...(parts.mcp
+          ? {
+              mcpServers: parts.mcp.status().map((server) => server.name),
+              mcpTools: currentMcpTools(parts.mcp),
+            }
+          : {}),
         hooks,
       });
       // After agentParts opened the cassette: the session's id becomes `{{session}}` in it (the
