@@ -12,7 +12,8 @@ import { z } from "zod";
 import type { HookRegistry } from "../hooks.js";
 import { runAgentLoop } from "../loop.js";
 import { userMessage } from "../messages.js";
-import { FORWARDED as STEP_EVENTS } from "../plan/step.js";
+// A sub-agent passes on what a plan step does: model calls, tools, errors and deeper sub-agents.
+import { FORWARDED } from "../plan/step.js";
 import type { LoopPolicy } from "../policy.js";
 import type { AgentEvent, AgentStopReason, AgentTool, AnyAgentTool, SubagentStatus } from "../types.js";
 import type { AgentProfile } from "./profile.js";
@@ -29,9 +30,6 @@ export const GENERAL_AGENT = "general";
 const GENERAL_PROMPT =
   "You are a sub-agent: another agent gave you one task. Work on it with your tools, then answer with " +
   "what you found or did, concisely and completely: your answer is all the other agent will see.";
-
-/** A plan step's forwarded events, and the events of sub-agents below this one. */
-const FORWARDED = new Set<AgentEvent["type"]>([...STEP_EVENTS, "subagent_start", "subagent_end"]);
 
 const ANSWERED = new Set<AgentStopReason>(["stop", "length", "terminated"]);
 
