@@ -355,7 +355,10 @@ export type AgentEvent =
   /** A step's end: `status` done, failed, skipped (a dependency failed) or aborted; usage is the step's own. */
   | ({ type: "plan_step_end"; round: number; stepId: string } & Omit<StepOutcome, "id">)
   | ({ type: "plan_analysis"; round: number } & PlanAnalysis)
-  /** A `task` call started a sub-agent (`parentToolCallId` is that call; `depth` 1 for the run's own sub-agents). */
+  /**
+   * A `task` call started a sub-agent (`parentToolCallId` is that call; `depth` 1 for the run's own
+   * sub-agents). `stepId` (plan mode): the step whose run made the call.
+   */
   | {
       type: "subagent_start";
       parentToolCallId: string;
@@ -364,6 +367,7 @@ export type AgentEvent =
       model: string;
       depth: number;
       timestamp: number;
+      stepId?: string;
     }
   /** The sub-agent ended; `usage` is its own (already counted in the run's total through its model calls). */
   | {
@@ -376,6 +380,7 @@ export type AgentEvent =
       turns: number;
       usage: Usage;
       durationMs: number;
+      stepId?: string;
     }
   /** Another round starts: the analysis fell short, or the user sent a message during the plan. */
   | { type: "plan_replan"; round: number; reason: PlanReplanReason; message?: string }

@@ -219,6 +219,48 @@ describe("task tool", () => {
     expect(child).toBeDefined();
   });
 
+  it("reads the parent's tools at call time: a tool added later is offered, still narrowed by profile", async () => {
+    const offered: Record<string, string[]> = {};
+    const faux = router((text, tools, req) => {
+      offered[text] = tools;
+      if (answered(req)) return `done ${text}`;
+      if (text === "go")
+        return { content: [fauxToolCall("task", { description: "1", prompt: "level1", agent: "reader" })] };
+      if (text === "level1")
+        return { content: [fauxToolCall("task", { description: "2", prompt: "level2" })] };
+      return { content: [fauxToolCall("mcp__docs__lookup", { text: "x" })] };
+    });
+    const profile = parseAgentProfile(
+      "reader",
+      "---\ndescription: Reads things\ntools: [mcp__docs__lookup, task, missing]\n---\nYou read.",
+    );
+    if (!profile.ok) throw new Error(profile.error);
+    const parent: AgentTool[] = [echoTool() as AgentTool];
+    const hooks = new HookRegistry();
+    hooks.on("PreToolUse", () => ({ decision: "deny", reason: "asked the policy" }), {
+      matcher: "mcp__docs__lookup",
+    });
+    const task = taskTool({
+      model: faux.model,
+      tools: () => parent,
+      hooks,
+      profiles: [profile.profile],
+      maxDepth: 3,
+    }) as AgentTool;
+    // Joins after the task tool was made, as MCP tools do between turns.
+    parent.push({ ...echoTool(), name: "mcp__docs__lookup" } as AgentTool, task);
+    const { events } = await run(parent, faux, "go", hooks);
+    expect(offered.go).toEqual(["echo", "mcp__docs__lookup", "task"]);
+    // The profile's list narrows (echo is not on it) and adds nothing the parent lacks ("missing").
+    expect(offered.level1).toEqual(["mcp__docs__lookup", "task"]);
+    // A sub-agent's own (general) sub-agent gets no more than that sub-agent had: no echo.
+    expect(offered.level2).toEqual(["mcp__docs__lookup", "task"]);
+    // The later tool's calls pass the shared hooks (the permission policy) like any other.
+    const denied = events.find((e) => e.type === "tool_execution_end" && e.toolName === "mcp__docs__lookup");
+    expect(denied).toMatchObject({ isError: true, parentToolCallId: expect.any(String) });
+    expect(JSON.stringify(denied)).toContain("asked the policy");
+  });
+
   it("refuses an unknown profile and a profile whose model is unknown", async () => {
     const profile = parseAgentProfile("fast", "---\ndescription: Fast\nmodel: tiny-1\n---\nBe quick.");
     if (!profile.ok) throw new Error(profile.error);

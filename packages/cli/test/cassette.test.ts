@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { fixtureLines, typedSse } from "../../ai/test/support/sse-server.js";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { type Exchange, textReply, toolReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
@@ -211,6 +212,53 @@ describe("tern serve --record / --replay", () => {
       cassette,
     ]);
     expect(await answer(replayed.base)).toBe("Served answer.");
+  });
+
+  it("a served Responses API session puts its id in as {{session}}, replays, and exports its cassette", async () => {
+    // The Responses API sends the session id as prompt_cache_key: a replay's new session has another.
+    const stream = typedSse(fixtureLines("openai-responses/openai-phase.1.chunks.txt"));
+    const server = await startScriptedModel([{ kind: "sse", body: stream }]);
+    const cassette = join(tempDir(), "responses.jsonl");
+    const home = tempDir();
+    const common = ["--port", "0", "--provider", "openai", "--model", "responses-test", "--cwd", tempDir()];
+    const live = await startServe([
+      ...common,
+      "--base-url",
+      `${server.baseUrl}/v1`,
+      "--api-key",
+      KEY,
+      "--home",
+      home,
+      "--record",
+      cassette,
+    ]);
+    const recorded = await answer(live.base);
+    expect(recorded).toEqual(expect.any(String));
+    live.proc.child.kill();
+    await live.proc.done;
+    const sent = server.requests[0]!.body as { prompt_cache_key?: string };
+    expect(sent.prompt_cache_key).toEqual(expect.any(String));
+    const text = readFileSync(cassette, "utf8");
+    expect(text).toContain('"prompt_cache_key":"{{session}}"');
+    expect(text).not.toContain(sent.prompt_cache_key);
+
+    const exported = await runTern(["sessions", "export", sent.prompt_cache_key!, "--cassette"], {
+      env: env(home, NOWHERE),
+      cwd: tempDir(),
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toBe(text);
+
+    const replayed = await startServe([
+      ...common,
+      "--base-url",
+      NOWHERE,
+      "--home",
+      tempDir(),
+      "--replay",
+      cassette,
+    ]);
+    expect(await answer(replayed.base)).toBe(recorded);
   });
 });
 

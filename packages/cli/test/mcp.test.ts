@@ -213,6 +213,36 @@ describe("tern run --strategy plan with MCP servers", () => {
   });
 });
 
+describe("tern run: sub-agents with MCP servers", () => {
+  it("gives a task's sub-agent the MCP tools, guarded by the run's permission policy", async () => {
+    const { work, env } = setup();
+    const config = writeConfig(join(work, "f.json"), { f: nodeServer(faultServer, ["tools"]) });
+    server = await startScriptedModel([
+      selectTools(["task"]),
+      toolReply([{ name: "task", args: { description: "Look", prompt: "Look around" } }]),
+      toolReply([
+        { name: "mcp__f__look", args: {}, id: "call_look" },
+        { name: "mcp__f__echo", args: { text: "hi" }, id: "call_echo" },
+      ]),
+      textReply("Sub-agent looked."),
+      textReply("It looked."),
+    ]);
+    const result = await runTern(["run", "--mcp-config", config, "look around"], {
+      env: env(server),
+      cwd: work,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("It looked.\n");
+    // Request 2 is the sub-agent's first: it is offered the server's tools.
+    expect(toolNames(2)).toEqual(expect.arrayContaining(["mcp__f__look", "mcp__f__echo"]));
+    // The read-only tool runs; the other is asked about, and with no terminal to ask, denied.
+    const [look, echo] = toolResults(3);
+    expect(contentText(look)).toBe("looked");
+    expect(contentText(echo)).toMatch(/"mcp__f__echo" was denied: .* without a terminal to ask/);
+    expect(contentText(toolResults(4)[0])).toBe("Sub-agent looked.");
+  });
+});
+
 describe("--mcp-sandbox", () => {
   it("runs a local server under bubblewrap: it writes in the workspace and nowhere else", async () => {
     const status = await createSandbox().status();
@@ -501,6 +531,7 @@ describe("tern serve", () => {
     const [look, echo] = toolResults(1);
     // Read-only by the server's hint: runs in ask mode; echo needs a yes nobody gave.
     expect(contentText(look)).toBe("looked");
+    console.log("ECHO", contentText(echo));
     expect(contentText(echo)).toMatch(/nobody answered/);
   });
 });

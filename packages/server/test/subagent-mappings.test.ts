@@ -118,6 +118,18 @@ describe("sub-agent and todo mappings", () => {
     expect(nested.map((f) => f.data.parent_tool_call_id)).toEqual(["task1", "task1"]);
   });
 
+  it("FIM SSE: a plan step's sub-agent frames carry its step_id", () => {
+    const mapper = new FimMapper();
+    const inStep = events.map((event) =>
+      event.type === "subagent_start" || event.type === "subagent_end" ? { ...event, stepId: "a" } : event,
+    );
+    const sub = inStep.flatMap((event) => mapper.map(event)).filter((f) => f.event === "subagent");
+    expect(sub.map((f) => [f.data.status, f.data.step_id])).toEqual([
+      ["running", "a"],
+      ["done", "a"],
+    ]);
+  });
+
   it("Copilot: subagent.started/completed on the task call, nested tools with parentToolCallId, no turn for sub-agent calls", () => {
     const mapper = new CopilotMapper("s");
     const bodies = events.flatMap((event) => mapper.map(event));

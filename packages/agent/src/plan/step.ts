@@ -2,8 +2,9 @@
 // loop policies, its own copies of the tools, its model from `model_hint`) on a prompt carrying
 // the goal, the task, the suggested tool and the dependencies' results. The step has its own
 // abort signal: the plan's abort, its time limit, or its turn limit end it. Its events reach the
-// plan's stream only as model calls (purpose `step:<id>`), tool executions and errors: its
-// messages are its own transcript, not the conversation's.
+// plan's stream only as model calls (purpose `step:<id>`), tool executions, sub-agents' start and
+// end (`task` calls; with the step's id) and errors: its messages are its own transcript, not the
+// conversation's.
 
 import { addUsageInto, emptyUsage, type Model } from "@tern/ai";
 import { runAgentLoop } from "../loop.js";
@@ -25,6 +26,8 @@ export const FORWARDED = new Set<AgentEvent["type"]>([
   "compaction_start",
   "compaction_end",
   "error",
+  "subagent_start",
+  "subagent_end",
 ]);
 
 /** A step's loop ended with an answer. */
@@ -98,7 +101,9 @@ export async function runStep(
         } else if (
           event.type === "tool_execution_start" ||
           event.type === "tool_execution_update" ||
-          event.type === "tool_execution_end"
+          event.type === "tool_execution_end" ||
+          event.type === "subagent_start" ||
+          event.type === "subagent_end"
         ) {
           await env.emit({ ...event, stepId: step.id });
         } else await env.emit(event);

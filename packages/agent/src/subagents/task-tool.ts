@@ -1,6 +1,7 @@
 // The `task` tool: runs a sub-agent — a fresh loop with its own context (no conversation), a task
 // for a prompt, its own turn limit — and returns its answer. Sub-agents of one batch run in
-// parallel like any tool calls. They get the parent's tools (or fewer, by profile), its hooks (so
+// parallel like any tool calls. They get the parent's tools as they are when the call starts (a
+// getter, so tools that joined later, MCP tools say, come too), or fewer by profile, its hooks (so
 // the same permission policy asks and denies) and its bash sandbox: never more than the parent.
 // A depth limit stops recursion. Their model calls and tool executions reach the parent's stream
 // marked with `parentToolCallId`, between `subagent_start` and `subagent_end`, so their usage adds
@@ -11,7 +12,8 @@ import { z } from "zod";
 import type { HookRegistry } from "../hooks.js";
 import { runAgentLoop } from "../loop.js";
 import { userMessage } from "../messages.js";
-import { FORWARDED as STEP_EVENTS } from "../plan/step.js";
+// A sub-agent passes on what a plan step does: model calls, tools, errors and deeper sub-agents.
+import { FORWARDED } from "../plan/step.js";
 import type { LoopPolicy } from "../policy.js";
 import type { AgentEvent, AgentStopReason, AgentTool, AnyAgentTool, SubagentStatus } from "../types.js";
 import type { AgentProfile } from "./profile.js";
@@ -29,17 +31,17 @@ const GENERAL_PROMPT =
   "You are a sub-agent: another agent gave you one task. Work on it with your tools, then answer with " +
   "what you found or did, concisely and completely: your answer is all the other agent will see.";
 
-/** A plan step's forwarded events, and the events of sub-agents below this one. */
-const FORWARDED = new Set<AgentEvent["type"]>([...STEP_EVENTS, "subagent_start", "subagent_end"]);
-
 const ANSWERED = new Set<AgentStopReason>(["stop", "length", "terminated"]);
 
 export interface TaskToolOptions {
   model: Model;
   streamFn?: StreamFunction;
   streamOptions?: Omit<StreamOptions, "signal" | "reasoning">;
-  /** The parent's tools; sub-agents get these (a `task` tool among them is ignored: each level makes its own). */
-  tools: readonly AnyAgentTool[];
+  /**
+   * The parent's tools, or a getter read at each call (for a parent whose tools change between
+   * turns); sub-agents get these (a `task` tool among them is ignored: each level makes its own).
+   */
+  tools: readonly AnyAgentTool[] | (() => readonly AnyAgentTool[]);
   /** The parent's hooks (permissions): sub-agents' calls pass the same checks. */
   hooks?: HookRegistry;
   /** Loop policies for each sub-agent run (an iteration limit, ...). */
@@ -211,8 +213,9 @@ export function taskTool(options: TaskToolOptions): AgentTool<z.infer<typeof par
 }
 
 /**
- * The parent's tools, narrowed by the profile's list, with `task` replaced by one a level deeper
- * (or removed at the depth limit). A profile cannot add a tool the parent does not have.
+ * The parent's current tools, narrowed by the profile's list, with `task` replaced by one a level
+ * deeper (or removed at the depth limit). A profile cannot add a tool the parent does not have, and
+ * the deeper `task` hands on this narrowed set, so a sub-agent's own sub-agents get no more.
  */
 function childTools(
   options: TaskToolOptions,
@@ -221,10 +224,13 @@ function childTools(
   profile: AgentProfile | undefined,
 ): AnyAgentTool[] {
   const allowed = profile?.tools ? new Set(profile.tools) : undefined;
-  const out = options.tools.filter(
-    (tool) => tool.name !== TASK_TOOL_NAME && (!allowed || allowed.has(tool.name)),
-  );
+  const parent = options.tools;
+  const narrowed = (): AnyAgentTool[] =>
+    (typeof parent === "function" ? parent() : parent).filter(
+      (tool) => tool.name !== TASK_TOOL_NAME && (!allowed || allowed.has(tool.name)),
+    );
+  const out = narrowed();
   if (depth + 1 < maxDepth && (!allowed || allowed.has(TASK_TOOL_NAME)))
-    out.push(taskTool({ ...options, depth: depth + 1, maxDepth }) as AnyAgentTool);
+    out.push(taskTool({ ...options, tools: narrowed, depth: depth + 1, maxDepth }) as AnyAgentTool);
   return out;
 }

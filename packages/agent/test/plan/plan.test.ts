@@ -4,6 +4,7 @@ import {
   type PlanRunConfig,
   planCheckpoint,
   runPlan,
+  taskTool,
   userMessage,
 } from "../../src/index.js";
 import { deterministic } from "../helpers.js";
@@ -331,6 +332,35 @@ describe("plan mode", () => {
     await run();
     expect(runs).toBe(1);
     expect(requestText(actors.step("b").requests[1] as never)).toContain("found 1");
+  });
+
+  it("passes on a step's sub-agents (task calls) with the step's id", async () => {
+    const actors = cast();
+    const task = taskTool({ model: actors.model, streamFn: actors.streamFn, tools: [] });
+    const { events, run } = setup(actors, { tools: [task] });
+    actors.planner.push(planReply(plan(["a", []])));
+    actors.step("a").push(call("task", { description: "Look", prompt: "look into it" }), "A");
+    // The sub-agent's request belongs to no plan actor: the plain loop script answers it.
+    actors.loop.push("looked");
+    actors.analyzer.push(analysisReply(true, 1));
+    actors.synth.push("ok");
+    await run();
+    const taskCall = ofType(events, "tool_execution_start").find((e) => e.toolName === "task")!;
+    expect(taskCall.stepId).toBe("a");
+    expect(ofType(events, "subagent_start")).toEqual([
+      expect.objectContaining({ parentToolCallId: taskCall.toolCallId, stepId: "a", depth: 1 }),
+    ]);
+    expect(ofType(events, "subagent_end")).toEqual([
+      expect.objectContaining({
+        parentToolCallId: taskCall.toolCallId,
+        stepId: "a",
+        status: "done",
+        answer: "looked",
+      }),
+    ]);
+    // The sub-agent's model call is counted in the step's usage, as a forwarded call of that step.
+    const subCall = ofType(events, "model_call_end").find((e) => e.parentToolCallId === taskCall.toolCallId);
+    expect(subCall?.purpose).toBe("step:a");
   });
 
   it("runs a step on the model its hint names", async () => {

@@ -4,6 +4,7 @@
 // asked), the context guard, the ReAct policies and what the provider calls need.
 import {
   type AgentOptions,
+  type AnyAgentTool,
   contextGuard,
   type HookRegistry,
   type ModelRole,
@@ -55,6 +56,8 @@ export function agentParts(
     registry?: ModelRegistry;
     /** The MCP servers whose tools may join (named in the system prompt). */
     mcpServers?: readonly string[];
+    /** Their tools as they are now, for sub-agents (`task`) started later in the run. */
+    mcpTools?: () => readonly AnyAgentTool[];
     /** The run's hooks (permissions), which sub-agents share; without them there is no `task` tool. */
     hooks?: HookRegistry;
   },

@@ -1,6 +1,7 @@
 // The tools beyond the workspace's seven: todo_write, web_fetch (SSRF-guarded; the guard is never
 // lifted here), web_search (only when "webSearch" is configured) and task (sub-agents that get
-// these same tools, the run's hooks, so its permission policy, and its bash sandbox).
+// these same tools plus the MCP tools of the moment they start, the run's hooks, so its permission
+// policy, and its bash sandbox).
 
 import { type AnyAgentTool, contextGuard, type HookRegistry, taskTool } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
@@ -17,6 +18,8 @@ export interface ExtraToolsWhere {
   /** The run's hooks (its permission policy): without them there is no task tool. */
   hooks?: HookRegistry;
   streamOptions?: Record<string, unknown>;
+  /** The MCP tools as they are now: the parent gets them between turns, sub-agents when they start. */
+  mcpTools?: () => readonly AnyAgentTool[];
 }
 
 export function extraTools(
@@ -38,7 +41,7 @@ export function extraTools(
   tools.push(
     taskTool({
       model: where.model,
-      tools: [...base, ...tools],
+      tools: () => [...base, ...tools, ...(where.mcpTools?.() ?? [])],
       hooks: where.hooks,
       policies: [contextGuard()],
       profiles,

@@ -201,7 +201,7 @@ function build(
     registry: parts.registry,
     hooks,
     ...(options.react ? { react: options.react } : {}),
-    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
+    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name), mcpTools: currentMcpTools(mcp) } : {}),
   });
   for (const warning of [...instructions.warnings, ...warnings]) options.warn(warning);
   const project = parts.projectRules;

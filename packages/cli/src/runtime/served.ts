@@ -2,7 +2,8 @@
 // (agent-parts.ts) for its own workspace, with the model the client picks from the catalog, and
 // its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal. The MCP
 // servers of the served workspace (--cwd) are shared by every session; each session's agent
-// picks their tools up between its own turns.
+// picks their tools up between its own turns. With --record / --replay every session shares the
+// one cassette and notes it, as a CLI session does.
 // Settings hooks: the user's run in every session; the project's (approved) only in sessions whose
 // workspace root is the served one (approval is read once, at startup).
 import type { Model, ModelRegistry } from "@tern/ai";
@@ -14,6 +15,7 @@ import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
+import { attachCassette } from "./cassette.js";
 import { currentMcpTools, mcpTurns } from "./mcp.js";
 
 /** The settings hooks for the served workspace (warnings included), read once at startup. */
@@ -58,9 +60,17 @@ export function servedEngineOptions(
         model,
         env: parts.env,
         registry: parts.registry,
-        ...(parts.mcp ? { mcpServers: parts.mcp.status().map((server) => server.name) } : {}),
+        ...(parts.mcp
+          ? {
+              mcpServers: parts.mcp.status().map((server) => server.name),
+              mcpTools: currentMcpTools(parts.mcp),
+            }
+          : {}),
         hooks,
       });
+      // After agentParts opened the cassette: the session's id becomes `{{session}}` in it (the
+      // Responses API's cache key), and `tern sessions export ID --cassette` finds the file.
+      attachCassette(settings.cassette, session);
       // Served sessions are checkpointed like the CLI's: `tern sessions rewind` works on them.
       installCheckpoints(hooks, {
         store: checkpointStore(settings.home, session),

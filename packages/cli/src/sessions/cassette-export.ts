@@ -14,7 +14,7 @@ export function sessionCassette(session: Session): string {
   const path = entry?.type === "custom" ? (entry.data as CassetteEntryData | undefined)?.path : undefined;
   if (path === undefined)
     throw new UsageError(
-      `session ${session.id.slice(0, 8)} has no cassette: record one with tern run --record FILE (or chat --record FILE)`,
+      `session ${session.id.slice(0, 8)} has no cassette: record one with tern run --record FILE (or chat or serve --record FILE)`,
     );
   try {
     readCassette(path);

@@ -24,7 +24,8 @@
 //   subagent {status:"running", tool_call_id, agent, task, model, depth}
 //            {status:"done"|"failed"|"aborted", tool_call_id, agent, answer, error?, turns,
 //             duration_ms, usage}   a `task` call's sub-agent; its own iterations carry
-//             parent_tool_call_id (that call's id) and are not loop turns of the run
+//             parent_tool_call_id (that call's id) and are not loop turns of the run; step_id
+//             when a plan step made the call
 //   todo    {items:[{id, content, status:"pending"|"in_progress"|"done"}]}  after each todo_write
 //   inject  {type:"inject", content, kind}
 //   permission {status:"asked", id, tool, kind, description, tool_description, args, options,
@@ -132,6 +133,7 @@ export class FimMapper {
               task: event.task,
               model: event.model,
               depth: event.depth,
+              ...stepField(event.stepId),
             },
           },
         ];
@@ -148,6 +150,7 @@ export class FimMapper {
               turns: event.turns,
               duration_ms: event.durationMs,
               usage: event.usage,
+              ...stepField(event.stepId),
             },
           },
         ];
@@ -421,6 +424,10 @@ function round2(value: number): number {
 
 function parentField(parentToolCallId: string | undefined): { parent_tool_call_id?: string } {
   return parentToolCallId === undefined ? {} : { parent_tool_call_id: parentToolCallId };
+}
+
+function stepField(stepId: string | undefined): { step_id?: string } {
+  return stepId === undefined ? {} : { step_id: stepId };
 }
 
 /** The list a successful todo_write saved. */
