@@ -1,5 +1,8 @@
 // Copies a session's persisted events into `events` (keyed by session and seq, so a copy made
-// twice is kept once) and wakes the serve nodes with NOTIFY. The session log stays the source:
+// twice is kept once) and wakes the serve nodes with NOTIFY. Only durable events are copied: each
+// copy flushes the session first, because a store that commits at flush (PostgreSQL) would
+// otherwise publish events a killed worker never committed, which the next worker then numbers
+// again with other content. The session log stays the source:
 // a worker killed before its copy landed leaves the gap to the next worker, which mirrors from
 // the highest seq the table has. While the database is away the copy waits and catches up.
 import type { Session } from "@tern/session";
@@ -59,6 +62,7 @@ export class EventMirror {
 
   private async copy(): Promise<void> {
     const id = this.session.id;
+    await this.session.flush();
     if (this.mirrored < 0) {
       const { rows } = await this.pool.query(
         `select coalesce(max(seq), 0) as seq from ${SCHEMA}.events where session_id = $1`,

@@ -23,8 +23,11 @@ const LEASE_MS = 3000;
 const MODEL_DELAY_MS = 100;
 /** Random pause before each kill, at most. */
 const KILL_JITTER_MS = 600;
-/** Ceiling for hangs only. */
-const CEILING_MS = 300_000;
+/**
+ * Ceiling for hangs only: ~30 s on an idle 2-core machine; with two full suites and stress-ng on
+ * the same 2 cores the PostgreSQL variant passed 300 s while still streaming, so 10 minutes.
+ */
+const CEILING_MS = 600_000;
 
 // Both stores: the shared file store (one machine) and the PostgreSQL store (any number).
 describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) => {
