@@ -82,24 +82,18 @@ export function installCheckpoints(hooks: HookRegistry, options: CheckpointOptio
         return undefined;
       },
     }),
-    hooks.register({
-      event: "PostToolUse",
-      name: "checkpoints",
-      timeoutMs: SCAN_TIMEOUT_MS,
-      handler: async (input) => {
-        await after(input.toolName, input.toolCallId);
-        return undefined;
-      },
-    }),
-    hooks.register({
-      event: "PostToolUseFailure",
-      name: "checkpoints",
-      timeoutMs: SCAN_TIMEOUT_MS,
-      handler: async (input) => {
-        await after(input.toolName, input.toolCallId);
-        return undefined;
-      },
-    }),
+    // A call that failed may still have changed files: record what it left either way.
+    ...(["PostToolUse", "PostToolUseFailure"] as const).map((event) =>
+      hooks.register({
+        event,
+        name: "checkpoints",
+        timeoutMs: SCAN_TIMEOUT_MS,
+        handler: async (input: { toolName: string; toolCallId: string }) => {
+          await after(input.toolName, input.toolCallId);
+          return undefined;
+        },
+      }),
+    ),
   ];
   return () => {
     for (const remove of removers) remove();
