@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { enqueueRun } from "@tern/cluster";
 import { FileSessionStore, liveLockOwner, type SessionStore } from "@tern/session";
-import { PgSessionStore } from "@tern/store-pg";
+import { holderPid, PgSessionStore } from "@tern/store-pg";
 import pg from "pg";
 import { startModelServer } from "../../packages/cluster/test/support/model-server.js";
 import { Nodes } from "../../packages/cluster/test/support/nodes.js";
@@ -138,8 +138,7 @@ async function holderOf(
 ): Promise<number | undefined> {
   if (store instanceof FileSessionStore) return liveLockOwner(store.pathFor(home, id))?.pid;
   const { rows } = await pool.query("select lease_holder from tern_sessions where id = $1", [id]);
-  const pid = Number(String(rows[0]?.lease_holder ?? "").split(":")[1]);
-  return Number.isInteger(pid) ? pid : undefined;
+  return holderPid(rows[0]?.lease_holder);
 }
 
 async function submitAndWait(pool: pg.Pool, store: SessionStore, cwd: string, runs: number): Promise<void> {

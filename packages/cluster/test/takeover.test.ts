@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@tern/ai";
 import { FileSessionStore, INTERRUPTED_RESULT, liveLockOwner, type SessionStore } from "@tern/session";
-import { PgSessionStore } from "@tern/store-pg";
+import { holderPid, PgSessionStore } from "@tern/store-pg";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
@@ -154,10 +154,8 @@ async function holderOfRandomRun(
   if (!row) return undefined;
   if (storeKind === "file")
     return liveLockOwner((store as FileSessionStore).pathFor(cwd, row.session_id))?.pid;
-  // The PostgreSQL store's lease holder is "host:pid:random".
   const { rows: lease } = await db.query("select lease_holder from tern_sessions where id = $1", [
     row.session_id,
   ]);
-  const pid = Number(String(lease[0]?.lease_holder ?? "").split(":")[1]);
-  return Number.isInteger(pid) ? pid : undefined;
+  return holderPid(lease[0]?.lease_holder);
 }

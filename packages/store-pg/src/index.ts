@@ -1,5 +1,5 @@
 export { isConnectionError, PgStoreError, type PgStoreErrorCode } from "./errors.js";
-export { DEFAULT_LEASE_MS, newHolderId } from "./lease.js";
+export { DEFAULT_LEASE_MS, holderPid, newHolderId } from "./lease.js";
 export {
   LATEST_SCHEMA_VERSION,
   MIGRATION_LOCK_KEY,

@@ -15,6 +15,12 @@ export function newHolderId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
+/** The process id inside a holder id (`hostname:pid:random`), for tools that signal the writer. */
+export function holderPid(holder: string | null | undefined): number | undefined {
+  const pid = Number((holder ?? "").split(":").at(-2));
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
 export interface LeaseState {
   holder: string | null;
   /** Milliseconds until expiry (negative: expired). */
