@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { type AgentOptions, CONTEXT_GUARD, type Hook, HookRegistry, reactPolicies } from "@tern/agent";
 import { createFaux } from "@tern/ai";
 import type { AgentConfig, AgentSetup } from "@tern/server";
-import { PermissionPolicy } from "@tern/tools";
+import { BUILTIN_TOOL_NAMES, PermissionPolicy } from "@tern/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approveProjectHooks, loadHookSettings } from "../src/config/hooks.js";
 import { createRegistry } from "../src/config/model.js";
@@ -68,15 +68,11 @@ beforeAll(async () => {
       hooks: { PreToolUse: [{ matcher: "bash", command: "echo user-hook" }] },
     }),
   );
-  mkdirSync(join(work, ".tern"));
-  writeFileSync(
-    join(work, ".tern", "config.json"),
-    JSON.stringify({
-      allow: ["bash(echo:*)"],
-      deny: ["read(secret.txt)"],
-      hooks: { PostToolUse: [{ matcher: "write", command: "echo project-hook" }] },
-    }),
-  );
+  projectSettings(work, {
+    allow: ["bash(echo:*)"],
+    deny: ["read(secret.txt)"],
+    hooks: { PostToolUse: [{ matcher: "write", command: "echo project-hook" }] },
+  });
   writeFileSync(join(work, "AGENTS.md"), "Always run the tests with npm test.\n");
   settings = resolveAgentSettings({}, { env, cwd: work }, loadHome({ env, cwd: work }));
   // The user reviewed and approved the project's allow rules and hooks (tern hooks approve).
@@ -84,6 +80,12 @@ beforeAll(async () => {
   const hooks = await loadHookSettings(home, settings.config.config.hooks, settings.config.path, work);
   await approveProjectHooks(home, work, hooks.project!);
 });
+
+/** Writes the project's `.tern/config.json` in `dir`. */
+function projectSettings(dir: string, content: object): void {
+  mkdirSync(join(dir, ".tern"));
+  writeFileSync(join(dir, ".tern", "config.json"), JSON.stringify(content));
+}
 
 afterAll(async () => {
   for (const runtime of opened.splice(0)) await runtime.close();
@@ -197,18 +199,7 @@ describe("one coding agent for every host", () => {
         "PostToolUse:checkpoints",
         "PostToolUseFailure:checkpoints",
       ]);
-      expect(agent.tools).toEqual([
-        "read",
-        "write",
-        "edit",
-        "ls",
-        "glob",
-        "grep",
-        "bash",
-        "todo_write",
-        "web_fetch",
-        "task",
-      ]);
+      expect(agent.tools).toEqual([...BUILTIN_TOOL_NAMES, "todo_write", "web_fetch", "task"]);
       expect(agent.policies[0]).toBe(CONTEXT_GUARD);
       expect(agent.policies).toContain("completion_check");
       expect(agent.react).toMatchObject({ toolMode: "auto", maxIterations: 50 });
@@ -225,15 +216,11 @@ describe("one coding agent for every host", () => {
 describe("a served session in another root", () => {
   it("gets the user's hooks and its own project's deny rules, not its unapproved allow rules", async () => {
     const other = tempDir();
-    mkdirSync(join(other, ".tern"));
-    writeFileSync(
-      join(other, ".tern", "config.json"),
-      JSON.stringify({
-        allow: ["bash"],
-        deny: ["read(.env)"],
-        hooks: { PreToolUse: [{ command: "echo other-project" }] },
-      }),
-    );
+    projectSettings(other, {
+      allow: ["bash"],
+      deny: ["read(.env)"],
+      hooks: { PreToolUse: [{ command: "echo other-project" }] },
+    });
     const workspaces = await servedWorkspaces(settings, warn);
     const agent = await viaServer(servedAgent(settings, workspaces, { env, warn }), other);
     expect(agent.allow).toEqual([]);
