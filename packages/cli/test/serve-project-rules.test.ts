@@ -3,14 +3,25 @@
 // model must not widen its own permissions for the next run). Real `tern serve` child processes,
 // a scripted OpenAI-compatible model on loopback, and as clients plain HTTP (with --mode bypass:
 // only rules can refuse) and the official @github/copilot-sdk over JSON-RPC (approving every
-// question it is asked: the rules decide before anyone is asked).
+// question it is asked: the rules decide before anyone is asked); and a cluster, a `tern worker`
+// running the session a serve node took, on a throwaway PostgreSQL.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { promptNewSession, startScriptedServe, startServe } from "./support/serve.js";
-import { tempDir } from "./support/tern.js";
+import { startTestPostgres } from "../../session/test/support/postgres.js";
+import {
+  openSession,
+  promptNewSession,
+  runOnCluster,
+  startScriptedServe,
+  startServe,
+} from "./support/serve.js";
+import { spawnTern, tempDir, ternEnv } from "./support/tern.js";
+
+/** Ceiling for hangs only (a PostgreSQL cluster and two processes on a loaded machine). */
+const CLUSTER_CEILING_MS = 180_000;
 
 const SECRET = "the launch code is 0000";
 const CONFIG = `${JSON.stringify({ deny: ["read(secret.txt)"] })}\n`;
@@ -105,3 +116,32 @@ describe("a served session keeps the project's rules", () => {
     }
   });
 });
+
+it(
+  "a cluster worker's session keeps them too",
+  async () => {
+    const model = await hostileModel();
+    const work = project();
+    const pg = await startTestPostgres();
+    const common = ["--store", pg.url, "--home", tempDir(), "--cwd", work, "--mode", "bypass"];
+    const worker = spawnTern(["worker", ...common, "--base-url", model.baseUrl, "--model", "scripted"], {
+      env: ternEnv(),
+    });
+    try {
+      const served = await startServe([
+        ...["--port", "0", "--no-worker", ...common],
+        ...["--base-url", model.baseUrl, "--model", "scripted"],
+      ]);
+      await worker.waitFor(/worker taking runs from/, "stdout");
+      const id = await openSession(served.base);
+      const { status } = await runOnCluster(served.base, id, "look around");
+      expect(status).toBe(202);
+      expectRulesHeld(work, model);
+    } finally {
+      worker.child.kill("SIGKILL");
+      await worker.done;
+      await pg.dispose();
+    }
+  },
+  CLUSTER_CEILING_MS,
+);
