@@ -36,8 +36,11 @@ export async function runCli(argv: string[], io: Io = processIo()): Promise<Exit
   }
 }
 
-/** Commands that run the agent, so trace when OTEL_EXPORTER_OTLP_*ENDPOINT is set. */
-const TRACED = new Set(["run", "chat", "serve"]);
+/**
+ * Commands that run the agent (every host of runtime/coding-agent.ts: `sessions resume`, a
+ * worker's runs and `mcp serve`'s tasks too), so trace when OTEL_EXPORTER_OTLP_*ENDPOINT is set.
+ */
+const TRACED = new Set(["run", "chat", "serve", "worker", "sessions", "mcp"]);
 
 async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
   const [command, ...rest] = argv;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { JSON_TYPE, openSession, startServe } from "./support/serve.js";
+import { openSession, runOnCluster, startServe } from "./support/serve.js";
 import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
 
 /** Ceiling for hangs only. */
@@ -81,19 +81,8 @@ it(
       database: "reachable",
     });
     const id = await openSession(served.base);
-    const posted = await fetch(`${served.base}/api/sessions/${id}/messages`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: JSON.stringify({ content: "hi" }),
-    });
-    expect(posted.status).toBe(202);
-    const stream = await fetch(`${served.base}/api/sessions/${id}/events`);
-    const decoder = new TextDecoder();
-    let text = "";
-    for await (const chunk of stream.body as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      if (text.includes("event: agent_end")) break;
-    }
+    const { status, text } = await runOnCluster(served.base, id, "hi");
+    expect(status).toBe(202);
     expect(text).toContain("Hello from a worker.");
   },
   CEILING_MS,

@@ -65,7 +65,7 @@ async function runNode(
       worker = await startWorker({
         connectionString: cluster.url,
         store,
-        engine: { ...servedEngineOptions(settings, server, { registry, model, env }), secrets },
+        engine: { ...(await servedEngineOptions(settings, server, { registry, model, env, warn })), secrets },
         concurrency: cluster.concurrency,
         leaseMs: cluster.leaseMs,
         heartbeatMs: Math.max(1, Math.floor(cluster.leaseMs / 3)),

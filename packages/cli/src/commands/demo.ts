@@ -91,7 +91,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
   };
   if (values.web === true) {
     const port = typeof values.port === "string" ? portNumber(values.port, "--port") : 0;
-    return demoWeb({ settings, model, io, port, say });
+    return demoWeb({ settings, model, io, port, say, warn });
   }
   const runtime = await openRuntime({
     settings,

@@ -14,10 +14,10 @@ import { CLUSTER_OPTIONS, resolveClusterSettings } from "../config/cluster-optio
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { helpFor } from "../help.js";
-import { bashSandbox } from "../runtime/agent-parts.js";
 import { replaysOffline } from "../runtime/cassette.js";
+import { bashSandbox } from "../runtime/coding-agent.js";
 import { openMcp } from "../runtime/mcp.js";
-import { servedEngineOptions, servedHooks } from "../runtime/served.js";
+import { servedEngineOptions } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -32,8 +32,6 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env);
-  const hooks = await servedHooks(settings);
-  for (const warning of hooks.warnings) warn(warning);
   // Nobody to ask here: project MCP servers start only if approved before (tern mcp approve).
   const mcp = await openMcp({
     settings: settings.mcp,
@@ -63,7 +61,13 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     served = await listen(server, {
       ...(page !== undefined ? { webRoot: page } : {}),
       engine: {
-        ...servedEngineOptions(settings, server, { registry, model, env, hooks, ...(mcp ? { mcp } : {}) }),
+        ...(await servedEngineOptions(settings, server, {
+          registry,
+          model,
+          env,
+          warn,
+          ...(mcp ? { mcp } : {}),
+        })),
         secrets,
       },
       onShutdown: () => void stop(),

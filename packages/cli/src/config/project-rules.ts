@@ -40,10 +40,28 @@ export async function loadProjectRules(cwd: string, home: string): Promise<Proje
     .isApproved(workspaceRoot(cwd), APPROVAL_KEY, rules.allow)
     .catch(() => false);
   if (approved) return rules;
-  rules.warnings.push(
-    `${rules.path}: allow rules not in effect until approved (review them, then tern hooks approve): ${rules.allow.join(", ")}`,
-  );
-  return { ...rules, allow: [], unapproved: rules.allow };
+  return withheld(rules, "not in effect until approved (review them, then tern hooks approve)");
+}
+
+/**
+ * The rules of a workspace whose approval was not read (a served session under an --allow-root:
+ * a server reads approvals once, for its own workspace): the deny rules, which need none; the
+ * allow rules wait, with a warning saying why.
+ */
+export function denyOnlyProjectRules(cwd: string, why: string): ProjectRules {
+  const rules = readProjectRules(cwd);
+  return rules.allow.length === 0 ? rules : withheld(rules, why);
+}
+
+/** What a run says about the rules it took from the file (every time: nothing widens unnoticed). */
+export function projectRulesLine(rules: ProjectRules): string | undefined {
+  const taken = [...rules.allow.map((rule) => `allow ${rule}`), ...rules.deny.map((rule) => `deny ${rule}`)];
+  return taken.length > 0 ? `permission rules from ${rules.path}: ${taken.join(", ")}` : undefined;
+}
+
+function withheld(rules: ProjectRules, why: string): ProjectRules {
+  const warning = `${rules.path}: allow rules ${why}: ${rules.allow.join(", ")}`;
+  return { ...rules, allow: [], unapproved: rules.allow, warnings: [...rules.warnings, warning] };
 }
 
 /** Approves the project's current allow list (tern hooks approve, or a rule saved from chat). */

@@ -7,7 +7,8 @@ import { Engine, modelCatalog, startServer } from "@tern/server";
 import { UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import type { AgentSettings } from "../config/settings.js";
-import { agentParts } from "../runtime/agent-parts.js";
+import { servedWorkspaces } from "../config/workspace-settings.js";
+import { servedAgent } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { DEMO_PROMPT } from "./script.js";
 
@@ -19,8 +20,9 @@ export async function demoWeb(options: {
   io: Io;
   port: number;
   say: (line: string) => void;
+  warn: (message: string) => void;
 }): Promise<0> {
-  const { settings, model, io, say } = options;
+  const { settings, model, io, say, warn } = options;
   const page = webRoot();
   if (page === undefined)
     throw new UsageError("demo --web: this tern has no web page (build it with `npm run build`)");
@@ -29,19 +31,7 @@ export async function demoWeb(options: {
     ...(settings.home !== undefined ? { home: settings.home } : {}),
     cwd: settings.cwd,
     allowRoots: [settings.cwd],
-    configureAgent: ({ cwd, model: chosen }) => {
-      const {
-        tools,
-        systemPrompt,
-        permissions,
-        options: agent,
-      } = agentParts(settings, {
-        cwd,
-        model: chosen,
-        env: io.env,
-      });
-      return { ...agent, tools, systemPrompt, permissions };
-    },
+    configureAgent: servedAgent(settings, await servedWorkspaces(settings, warn), { env: io.env, warn }),
   });
   const http = await startServer({ engine, port: options.port, webRoot: page });
   const session = await engine.create({ name: SESSION_NAME });

@@ -1,6 +1,7 @@
-// Everything a command needs to run the agent: the session (new or resumed), the model, the
-// built-in tools confined to the workspace, the permission policy as a pre-tool hook, the loop
-// options, and an Agent that persists itself through the session.
+// Everything a command needs to run the agent: the session (new or resumed), the model, the MCP
+// servers of the workspace, and an Agent that persists itself through the session, assembled by
+// the coding-agent factory (coding-agent.ts) with the terminal's asker (or nobody). `run`, `chat`,
+// `sessions resume`, `mcp serve` and `demo` open it.
 import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
 import { HookRegistry } from "@tern/agent";
@@ -18,26 +19,19 @@ import {
   type AnyBuiltinTool,
   type AskPermission,
   createSandbox,
-  installCheckpoints,
-  installPermissions,
   type LoadedInstructions,
   type PermissionPolicy,
-  type SandboxOptions,
   type SandboxStatus,
   sandboxWarning,
-  workspaceRoot,
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
-import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
-import { loadProjectRules, PROTECT_PROJECT_CONFIG, type ProjectRules } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { openStore, storeFailure } from "../config/store.js";
-import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
-import { agentParts, bashSandbox } from "./agent-parts.js";
-import { attachCassette, replaysOffline } from "./cassette.js";
-import { currentMcpTools, type McpApprover, mcpTurns, openMcp } from "./mcp.js";
-import { oneQuestionAtATime } from "./one-question.js";
+import { loadWorkspaceSettings, type WorkspaceSettings } from "../config/workspace-settings.js";
+import { replaysOffline } from "./cassette.js";
+import { bashSandbox, type CodingAgent, codingAgent } from "./coding-agent.js";
+import { type McpApprover, openMcp } from "./mcp.js";
 import { resolveStoreSessionId, sessionFailure } from "./session-ids.js";
 
 export interface RuntimeOptions {
@@ -56,6 +50,8 @@ export interface RuntimeOptions {
   sessionName?: string;
   /** Asks about project MCP servers not approved yet; without it they are skipped. */
   approveMcp?: McpApprover;
+  /** The run's hook registry (default: a new one). */
+  hooks?: HookRegistry;
 }
 
 export interface Runtime {
@@ -67,6 +63,8 @@ export interface Runtime {
   model: Model;
   tools: AnyBuiltinTool[];
   permissions: PermissionPolicy;
+  /** What the coding-agent factory assembled for this run (its rules, options, tools). */
+  coding: CodingAgent;
   /** What confines `bash` (for the header). */
   sandbox: SandboxStatus;
   cwd: string;
@@ -128,18 +126,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       resumed?.session ??
       (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
     session.addSecrets(secrets);
-    const sandboxOptions = bashSandbox(settings);
-    const sandbox = await createSandbox(sandboxOptions).status();
+    const sandbox = await createSandbox(bashSandbox(settings)).status();
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);
-    const hookSettings = await loadHookSettings(
-      settings.home,
-      settings.config.config.hooks,
-      settings.config.path,
-      workspaceRoot(cwd),
-    );
-    for (const warning of hookSettings.warnings) warn(warning);
-    const projectRules = await loadProjectRules(cwd, settings.home);
+    const loaded = await loadWorkspaceSettings(settings, cwd);
+    for (const warning of loaded.warnings) warn(warning);
     return build(options, {
       store,
       registry,
@@ -148,10 +139,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       session,
       resumed,
       sandbox,
-      sandboxOptions,
-      hookSettings,
-      projectRules,
       mcp,
+      workspace: loaded.workspace,
     });
   } catch (error) {
     await Promise.all([resumed?.session.close(), mcp?.close()]);
@@ -170,74 +159,34 @@ function build(
     session: Session;
     resumed: ResumedSession | undefined;
     sandbox: SandboxStatus;
-    sandboxOptions: SandboxOptions;
-    hookSettings: HookSettings;
-    projectRules: ProjectRules;
     mcp: McpManager | undefined;
+    workspace: WorkspaceSettings;
   },
 ): Runtime {
   const { settings } = options;
   const { session, model, cwd, mcp } = parts;
-  const hooks = new HookRegistry();
-  // Settings hooks run before the permission hook (the lowest priority), so the policy judges
-  // the arguments after every rewrite.
-  installCommandHooks(hooks, parts.hookSettings.active, {
-    root: cwd,
-    projectDir: workspaceRoot(cwd),
-    sandbox: parts.sandboxOptions,
-  });
-  const {
-    tools,
-    systemPrompt,
-    instructions,
-    permissions,
-    options: agentOptions,
-    warnings,
-  } = agentParts(settings, {
+  const hooks = options.hooks ?? new HookRegistry();
+  const coding = codingAgent(settings, {
     cwd,
     model,
     env: options.env,
-    sandbox: parts.sandboxOptions,
-    registry: parts.registry,
+    session,
     hooks,
+    workspace: parts.workspace,
+    ask: options.ask ?? "nobody",
+    warn: options.warn,
+    registry: parts.registry,
+    ...(mcp ? { mcp } : {}),
     ...(options.react ? { react: options.react } : {}),
-    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name), mcpTools: currentMcpTools(mcp) } : {}),
-  });
-  for (const warning of [...instructions.warnings, ...warnings]) options.warn(warning);
-  const project = parts.projectRules;
-  for (const warning of project.warnings) options.warn(warning);
-  const fromProject = [
-    ...project.allow.map((rule) => `allow ${rule}`),
-    ...project.deny.map((rule) => `deny ${rule}`),
-  ];
-  // Said every time: a cloned repository's file must not allow commands unnoticed.
-  if (fromProject.length > 0)
-    options.warn(`permission rules from ${project.path}: ${fromProject.join(", ")}`);
-  const { policy } = installPermissions(hooks, {
-    ...permissions,
-    allow: [...(permissions.allow ?? []), ...project.allow],
-    deny: [...(permissions.deny ?? []), ...project.deny, ...PROTECT_PROJECT_CONFIG],
-    tools,
-    currentTools: currentMcpTools(mcp),
-    ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
-  });
-  // Registered after the policy, so its lower priority puts it behind the permission decision.
-  installCheckpoints(hooks, {
-    store: checkpointStore(settings.home, session),
-    tools,
-    turn: () => currentTurnId(session),
   });
   const { agent, binding } = createSessionAgent(session, {
     model,
-    systemPrompt,
-    tools,
+    systemPrompt: coding.systemPrompt,
+    tools: coding.tools,
     hooks,
-    ...agentOptions,
-    // MCP tools join between turns: servers come up lazily, restart, or change their lists.
-    ...(mcp ? { prepareNextTurn: mcpTurns(mcp, options.warn) } : {}),
+    ...coding.options,
     ...options.agentOptions,
   });
-  attachCassette(settings.cassette, session);
   // A plan's steps and the next prompt start from the agent's tools: keep their MCP part current.
   mcp?.onChange(() =>
     agent.setTools([...agent.state.tools.filter((tool) => !isMcpTool(tool)), ...mcp.tools()]),
@@ -250,12 +199,13 @@ function build(
     store: parts.store,
     registry: parts.registry,
     model,
-    tools,
-    permissions: policy,
+    tools: coding.tools,
+    permissions: coding.policy!,
+    coding,
     sandbox: parts.sandbox,
     cwd,
     home: settings.home,
-    instructions,
+    instructions: coding.instructions,
     ...(parts.resumed ? { resumed: parts.resumed } : {}),
     ...(mcp ? { mcp } : {}),
     close: async () => {

@@ -1,45 +1,32 @@
-// The engine `tern serve` runs: every session it opens gets the coding agent of `tern run`
-// (agent-parts.ts) for its own workspace, with the model the client picks from the catalog, and
-// its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal. The MCP
-// servers of the served workspace (--cwd) are shared by every session; each session's agent
-// picks their tools up between its own turns. With --record / --replay every session shares the
-// one cassette and notes it, as a CLI session does.
-// Settings hooks: the user's run in every session; the project's (approved) only in sessions whose
-// workspace root is the served one (approval is read once, at startup).
+// The engine `tern serve` and a cluster worker run: every session they open gets the coding agent
+// of `tern run` (coding-agent.ts) for its own workspace, with the model the client picks from the
+// catalog; its permission questions go to the client (HTTP or JSON-RPC) instead of a terminal, so
+// the factory hands the rules to the server's permission hook ("host"). The settings hooks and
+// project rules of the served workspace are read, approvals included, once at startup; a session
+// in another root gets the user's hooks and its own project's deny rules
+// (config/workspace-settings.ts). The MCP servers of the served workspace (--cwd) are shared by
+// every session; each session's agent picks their tools up between its own turns. With --record /
+// --replay every session shares the one cassette and notes it, as a CLI session does.
 import type { Model, ModelRegistry } from "@tern/ai";
 import type { McpManager } from "@tern/mcp";
-import { type AgentConfig, type EngineOptions, registryCatalog } from "@tern/server";
-import { installCheckpoints, workspaceRoot } from "@tern/tools";
-import { type HookSettings, installCommandHooks, loadHookSettings } from "../config/hooks.js";
+import { type AgentConfig, type AgentSetup, type EngineOptions, registryCatalog } from "@tern/server";
 import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
-import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
-import { agentParts, bashSandbox } from "./agent-parts.js";
-import { attachCassette } from "./cassette.js";
-import { currentMcpTools, mcpTurns } from "./mcp.js";
+import { servedWorkspaces, type WorkspaceSettings } from "../config/workspace-settings.js";
+import { codingAgent } from "./coding-agent.js";
 
-/** The settings hooks for the served workspace (warnings included), read once at startup. */
-export function servedHooks(settings: AgentSettings): Promise<HookSettings> {
-  return loadHookSettings(
-    settings.home,
-    settings.config.config.hooks,
-    settings.config.path,
-    workspaceRoot(settings.cwd),
-  );
+export interface ServedParts {
+  env: NodeJS.ProcessEnv;
+  warn: (message: string) => void;
+  registry?: ModelRegistry;
+  mcp?: McpManager;
 }
 
-export function servedEngineOptions(
+export async function servedEngineOptions(
   settings: AgentSettings,
   serve: ServeSettings,
-  parts: {
-    registry: ModelRegistry;
-    model: Model;
-    env: NodeJS.ProcessEnv;
-    hooks?: HookSettings;
-    mcp?: McpManager;
-  },
-): EngineOptions {
-  const servedRoot = workspaceRoot(settings.cwd);
+  parts: ServedParts & { registry: ModelRegistry; model: Model },
+): Promise<EngineOptions> {
   return {
     models: registryCatalog(parts.registry, parts.model),
     home: settings.home,
@@ -47,46 +34,36 @@ export function servedEngineOptions(
     allowRoots: [settings.cwd, ...serve.allowRoots],
     permissionTimeoutMs: serve.permissionTimeoutMs,
     maxRuns: serve.maxRuns,
-    configureAgent: ({ cwd, model, session, hooks }): AgentConfig => {
-      const root = workspaceRoot(cwd);
-      const settingsHooks = root === servedRoot ? parts.hooks?.active : parts.hooks?.user;
-      installCommandHooks(hooks, settingsHooks ?? [], {
-        root: cwd,
-        projectDir: root,
-        sandbox: bashSandbox(settings),
-      });
-      const { tools, systemPrompt, permissions, options } = agentParts(settings, {
-        cwd,
-        model,
-        env: parts.env,
-        registry: parts.registry,
-        ...(parts.mcp
-          ? {
-              mcpServers: parts.mcp.status().map((server) => server.name),
-              mcpTools: currentMcpTools(parts.mcp),
-            }
-          : {}),
-        hooks,
-      });
-      // After agentParts opened the cassette: the session's id becomes `{{session}}` in it (the
-      // Responses API's cache key), and `tern sessions export ID --cassette` finds the file.
-      attachCassette(settings.cassette, session);
-      // Served sessions are checkpointed like the CLI's: `tern sessions rewind` works on them.
-      installCheckpoints(hooks, {
-        store: checkpointStore(settings.home, session),
-        tools,
-        turn: () => currentTurnId(session),
-      });
-      return {
-        ...options,
-        tools,
-        systemPrompt,
-        ...(parts.mcp ? { prepareNextTurn: mcpTurns(parts.mcp) } : {}),
-        // MCP tools are guarded like the built-in ones, even with --tools none.
-        ...(tools.length > 0 || parts.mcp
-          ? { permissions: { ...permissions, currentTools: currentMcpTools(parts.mcp) } }
-          : {}),
-      };
-    },
+    configureAgent: servedAgent(settings, await servedWorkspaces(settings, parts.warn), parts),
+  };
+}
+
+/** The engine's `configureAgent`: the coding agent of each session's workspace. */
+export function servedAgent(
+  settings: AgentSettings,
+  workspaces: (cwd: string) => WorkspaceSettings,
+  parts: ServedParts,
+): (setup: AgentSetup) => AgentConfig {
+  const { mcp } = parts;
+  return ({ cwd, model, session, hooks }) => {
+    const coding = codingAgent(settings, {
+      cwd,
+      model,
+      env: parts.env,
+      session,
+      hooks,
+      workspace: workspaces(cwd),
+      ask: "host",
+      warn: parts.warn,
+      ...(parts.registry ? { registry: parts.registry } : {}),
+      ...(mcp ? { mcp } : {}),
+    });
+    return {
+      ...coding.options,
+      tools: coding.tools,
+      systemPrompt: coding.systemPrompt,
+      // MCP tools are guarded like the built-in ones, even with --tools none.
+      ...(coding.tools.length > 0 || mcp ? { permissions: coding.permissions } : {}),
+    };
   };
 }

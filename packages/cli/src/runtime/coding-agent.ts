@@ -1,0 +1,218 @@
+// The coding agent, assembled in one place for every host that runs it: `run`, `chat`,
+// `sessions resume` and `mcp serve` (through openRuntime), the sessions of `tern serve` and of a
+// cluster worker (through served.ts), and `demo --web`. Two copies of this assembly once drifted
+// apart (a served session ignored the project's deny rules); a host now says only where the agent
+// runs, what its workspace's settings files hold, and who answers its permission questions.
+// Built first, since everything after reads them: the tools (the workspace's seven, todo_write,
+// web_fetch, web_search, task) and the stream options (key, retries, the cassette's fetch). Then,
+// always in this order:
+//   1. settings hooks: the user's, and the project's once approved (loaded for this workspace by
+//      config/workspace-settings.ts); they rewrite arguments before the policy judges them;
+//   2. permissions: the mode, the user's rules, the project's rules (deny always, allow once
+//      approved) and PROTECT_PROJECT_CONFIG; installed here with the host's asker, or handed to
+//      the host ("host": the server's own hook asks its client and also judges client tools);
+//   3. checkpoints: behind the permission hook (lower priority), so only calls that run count;
+//   4. MCP tools: between turns (prepareNextTurn), for the policy's kinds and for sub-agents,
+//      and their servers named in the system prompt;
+//   5. instructions: AGENTS.md and the like, in the system prompt (unless --no-instructions);
+//   6. the cassette (--record / --replay): noted in the session, its id a placeholder;
+//   7. policies: the context guard and the ReAct options (tool mode, limits, autopilot, ...);
+//   8. telemetry: @tern/agent's spans, content captured only when the command's environment asks
+//      (the library alone would read process.env).
+import {
+  type AgentOptions,
+  captureContentFromEnv,
+  contextGuard,
+  type HookRegistry,
+  type ModelRole,
+  REQUEST_TOOLS_TOOL,
+  type ReactOptions,
+  TASK_COMPLETE_TOOL,
+  TASK_TOOL_NAME,
+} from "@tern/agent";
+import type { Model, ModelRegistry } from "@tern/ai";
+import type { McpManager } from "@tern/mcp";
+import type { Session } from "@tern/session";
+import {
+  type AnyBuiltinTool,
+  type AskPermission,
+  createTools,
+  formatInstructions,
+  installCheckpoints,
+  installPermissions,
+  type LoadedInstructions,
+  loadInstructions,
+  type PermissionOptions,
+  type PermissionPolicy,
+  type SandboxOptions,
+  workspaceRoot,
+} from "@tern/tools";
+import { installCommandHooks } from "../config/hooks.js";
+import { chooseModel, explicitApiKey } from "../config/model.js";
+import { PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
+import type { AgentSettings } from "../config/settings.js";
+import type { WorkspaceSettings } from "../config/workspace-settings.js";
+import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
+import { attachCassette, cassetteFetch, replayKey } from "./cassette.js";
+import { extraTools } from "./extra-tools.js";
+import { loopOptions } from "./loop-options.js";
+import { currentMcpTools, mcpTurns } from "./mcp.js";
+import { oneQuestionAtATime } from "./one-question.js";
+import { systemPrompt } from "./system-prompt.js";
+
+export interface CodingAgentWhere {
+  cwd: string;
+  model: Model;
+  env: NodeJS.ProcessEnv;
+  /** The session the agent persists to: its checkpoints and its cassette entry. */
+  session: Session;
+  /** The run's hooks: settings hooks, the policy and checkpoints go here; sub-agents share them. */
+  hooks: HookRegistry;
+  /** This workspace's settings hooks and project rules, as the host loaded them. */
+  workspace: WorkspaceSettings;
+  /**
+   * Who answers the policy's questions: a function (a terminal, chat's input line) or "nobody"
+   * (such a call is denied, the model told why), and the policy is installed here; or "host",
+   * and the host installs it from `permissions`.
+   */
+  ask: AskPermission | "nobody" | "host";
+  warn: (message: string) => void;
+  /** Resolves the plan roles' models ("roles" in config.json); without it steps use `model`. */
+  registry?: ModelRegistry;
+  /** The workspace's MCP servers, when any run. */
+  mcp?: McpManager;
+  /** Changes to the ReAct policy options (tests turn some off). */
+  react?: Partial<ReactOptions>;
+}
+
+export interface CodingAgent {
+  tools: AnyBuiltinTool[];
+  systemPrompt: string;
+  /** The project instructions in the system prompt (none with --no-instructions). */
+  instructions: LoadedInstructions;
+  /** Every rule in effect, as the policy is (or, for "host", must be) built from them. */
+  permissions: Omit<PermissionOptions, "ask" | "tools">;
+  /** The installed policy; undefined when the host installs its own. */
+  policy?: PermissionPolicy;
+  /** The rest of the agent's options: stream options, thinking, policies, ReAct, strategy, MCP turns. */
+  options: Partial<AgentOptions>;
+}
+
+export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): CodingAgent {
+  const { cwd, model, env, hooks, session, mcp } = where;
+  const sandbox = bashSandbox(settings);
+  const tools = settings.tools === "none" ? [] : createTools({ root: cwd, sandbox });
+  // One set of stream options for the run and its sub-agents, so a cassette records and replays both.
+  const apiKey = replayKey(settings.cassette, explicitApiKey(model, settings, env));
+  const streamOptions = {
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(settings.retry ? { retry: settings.retry } : {}),
+    ...(settings.cassette ? { fetch: cassetteFetch(settings.cassette, { cwd, model, apiKey, env }) } : {}),
+  };
+  if (settings.tools !== "none") {
+    const extra = extraTools(
+      settings,
+      {
+        cwd,
+        model,
+        env,
+        hooks,
+        streamOptions,
+        ...(where.registry ? { registry: where.registry } : {}),
+        ...(mcp ? { mcpTools: currentMcpTools(mcp) } : {}),
+      },
+      tools,
+    );
+    tools.push(...(extra.tools as AnyBuiltinTool[]));
+    for (const warning of extra.warnings) where.warn(warning);
+  }
+
+  // 1. Settings hooks, registered first: they run before the policy (the lowest priority), so it
+  // judges the arguments after every rewrite.
+  installCommandHooks(hooks, where.workspace.hooks, { root: cwd, projectDir: workspaceRoot(cwd), sandbox });
+
+  // 2. Permissions.
+  const project = where.workspace.rules;
+  const permissions: CodingAgent["permissions"] = {
+    mode: settings.mode,
+    allow: [...settings.allow, ...project.allow],
+    deny: [...settings.deny, ...project.deny, ...PROTECT_PROJECT_CONFIG],
+    // The agent's own policy tools change nothing outside the run: they never need permission.
+    // `task` itself changes nothing: its sub-agent's calls pass this same policy one by one.
+    kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read", [TASK_TOOL_NAME]: "read" },
+    root: cwd,
+    // MCP tools are judged by their own kinds, also those that arrive later.
+    currentTools: currentMcpTools(mcp),
+  };
+  const policy =
+    where.ask === "host"
+      ? undefined
+      : installPermissions(hooks, {
+          ...permissions,
+          tools,
+          ...(where.ask !== "nobody" ? { ask: oneQuestionAtATime(where.ask) } : {}),
+        }).policy;
+
+  // 3. Checkpoints: `tern sessions rewind` works on every host's sessions.
+  installCheckpoints(hooks, {
+    store: checkpointStore(settings.home, session),
+    tools,
+    turn: () => currentTurnId(session),
+  });
+
+  // 4 and 5: MCP tools and instructions, both in the system prompt.
+  const instructions: LoadedInstructions = settings.instructions
+    ? loadInstructions({ cwd, home: settings.home, env })
+    : { root: cwd, files: [], warnings: [] };
+  for (const warning of instructions.warnings) where.warn(warning);
+  const prompt = systemPrompt({
+    cwd,
+    toolNames: tools.map((tool) => tool.name),
+    instructions: formatInstructions(instructions.files),
+    ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
+    ...(settings.system ? { extra: settings.system } : {}),
+  });
+
+  // 6. The cassette, opened above: the session's id becomes `{{session}}` in it (the Responses
+  // API's cache key), and `tern sessions export ID --cassette` finds the file.
+  attachCassette(settings.cassette, session);
+
+  return {
+    tools,
+    systemPrompt: prompt,
+    instructions,
+    permissions,
+    ...(policy ? { policy } : {}),
+    options: {
+      ...(settings.thinking ? { thinkingLevel: settings.thinking } : {}),
+      streamOptions,
+      // MCP tools join between turns: servers come up lazily, restart, or change their lists.
+      ...(mcp ? { prepareNextTurn: mcpTurns(mcp, where.warn) } : {}),
+      // 7. Keeps every model call inside the model's context window (and makes /compact possible).
+      policies: [contextGuard()],
+      ...loopOptions(settings, where.react),
+      strategy: settings.strategy,
+      plan: { roles: planRoles(settings, where) },
+      // 8.
+      telemetry: { captureContent: captureContentFromEnv(env) },
+    },
+  };
+}
+
+/** The models of the plan roles, resolved like --model (an unknown one is a usage error). */
+function planRoles(
+  settings: AgentSettings,
+  where: { env: NodeJS.ProcessEnv; registry?: ModelRegistry },
+): Partial<Record<ModelRole, Model>> {
+  const roles: Partial<Record<ModelRole, Model>> = {};
+  if (!where.registry) return roles;
+  for (const [role, id] of Object.entries(settings.roles) as [ModelRole, string][]) {
+    roles[role] = chooseModel(where.registry, { model: id }, where.env, settings.config.path);
+  }
+  return roles;
+}
+
+/** How `bash` is confined for these settings; tern's own home (sessions, config) is hidden. */
+export function bashSandbox(settings: AgentSettings): SandboxOptions {
+  return { profile: settings.sandbox, allowNet: settings.allowNet, hide: [settings.home] };
+}
