@@ -9,6 +9,7 @@ import type { ThinkingLevel } from "@tern/ai";
 import {
   PERMISSION_MODES,
   type PermissionMode,
+  parseHostPattern,
   parseRule,
   SANDBOX_PROFILES,
   type SandboxProfile,
@@ -74,8 +75,12 @@ export interface AgentSettings extends Home {
   debug: boolean;
   /** How `bash` is confined: --sandbox / "sandbox" in config.json; default "sandbox". */
   sandbox: SandboxProfile;
-  /** --allow-net / "allowNet": sandboxed commands may use the network. */
+  /** --allow-net / "allowNet": sandboxed commands may use all of the network. */
   allowNet: boolean;
+  /** --allow-host / "allowHosts": the hosts sandboxed commands may reach through tern's proxy. */
+  allowHosts: string[];
+  /** --deny-host / "denyHosts": hosts they may never reach (wins over allowHosts). */
+  denyHosts: string[];
   /** --strategy / "strategy": prompts run as one loop (default), a plan, or the router's choice. */
   strategy: RunStrategy;
   /** "roles" in config.json: the models of plan steps hinted "fast" or "reasoning". */
@@ -138,6 +143,8 @@ export function resolveAgentSettings(
       SANDBOX_PROFILES,
     ),
     allowNet: values["allow-net"] === true || config.allowNet === true,
+    allowHosts: hosts("--allow-host", [...(config.allowHosts ?? []), ...listOption(values, "allow-host")]),
+    denyHosts: hosts("--deny-host", [...(config.denyHosts ?? []), ...listOption(values, "deny-host")]),
     strategy: choice(
       "--strategy",
       stringOption(values, "strategy") ?? config.strategy ?? "loop",
@@ -190,6 +197,17 @@ function rules(flag: string, texts: string[]): string[] {
   for (const text of texts) {
     try {
       parseRule(text);
+    } catch (error) {
+      throw new UsageError(`${flag}: ${(error as Error).message}`);
+    }
+  }
+  return texts;
+}
+
+function hosts(flag: string, texts: string[]): string[] {
+  for (const text of texts) {
+    try {
+      parseHostPattern(text);
     } catch (error) {
       throw new UsageError(`${flag}: ${(error as Error).message}`);
     }

@@ -129,5 +129,6 @@ function planRoles(
 
 /** How `bash` is confined for these settings; tern's own home (sessions, config) is hidden. */
 export function bashSandbox(settings: AgentSettings): SandboxOptions {
-  return { profile: settings.sandbox, allowNet: settings.allowNet, hide: [settings.home] };
+  const { allowNet, allowHosts, denyHosts } = settings;
+  return { profile: settings.sandbox, allowNet, allowHosts, denyHosts, hide: [settings.home] };
 }

@@ -36,6 +36,7 @@ import { openStore, storeFailure } from "../config/store.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { agentParts, bashSandbox } from "./agent-parts.js";
 import { attachCassette, replaysOffline } from "./cassette.js";
+import { withHostQuestion } from "./host-question.js";
 import { currentMcpTools, type McpApprover, mcpTurns, openMcp } from "./mcp.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { resolveStoreSessionId, sessionFailure } from "./session-ids.js";
@@ -178,13 +179,16 @@ function build(
 ): Runtime {
   const { settings } = options;
   const { session, model, cwd, mcp } = parts;
+  const ask = options.ask ? oneQuestionAtATime(options.ask) : undefined;
+  // One asker for tool calls and the sandbox proxy's hosts, so questions never overlap.
+  const sandboxOptions = withHostQuestion(parts.sandboxOptions, settings.mode, ask);
   const hooks = new HookRegistry();
   // Settings hooks run before the permission hook (the lowest priority), so the policy judges
   // the arguments after every rewrite.
   installCommandHooks(hooks, parts.hookSettings.active, {
     root: cwd,
     projectDir: workspaceRoot(cwd),
-    sandbox: parts.sandboxOptions,
+    sandbox: sandboxOptions,
   });
   const {
     tools,
@@ -197,7 +201,7 @@ function build(
     cwd,
     model,
     env: options.env,
-    sandbox: parts.sandboxOptions,
+    sandbox: sandboxOptions,
     registry: parts.registry,
     hooks,
     ...(options.react ? { react: options.react } : {}),
@@ -219,7 +223,7 @@ function build(
     deny: [...(permissions.deny ?? []), ...project.deny, ...PROTECT_PROJECT_CONFIG],
     tools,
     currentTools: currentMcpTools(mcp),
-    ...(options.ask ? { ask: oneQuestionAtATime(options.ask) } : {}),
+    ...(ask ? { ask } : {}),
   });
   // Registered after the policy, so its lower priority puts it behind the permission decision.
   installCheckpoints(hooks, {
