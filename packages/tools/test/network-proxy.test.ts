@@ -64,6 +64,8 @@ describe("host patterns", () => {
     expect(checkResolved(rules, "git.corp", 443, "10.1.2.3")).toBeUndefined();
     expect(checkResolved(rules, "localhost", 8080, "127.0.0.1")).toBeUndefined();
     expect(checkResolved(rules, "localhost", 8080, "10.0.0.1")).toContain("private network");
+    // "*" names no host: localhost through a wildcard is loopback like any other name.
+    expect(checkResolved(rules, "localhost", 9090, "127.0.0.1")).toContain("loopback");
     expect(checkResolved(rules, "example.com", 443, "203.0.113.9")).toBe(
       '203.0.113.9 is denied by "203.0.113.9"',
     );

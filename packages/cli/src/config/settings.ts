@@ -134,8 +134,8 @@ export function resolveAgentSettings(
     cwd,
     explicitCwd: cwdFlag !== undefined,
     mode: choice("--mode", stringOption(values, "mode") ?? config.mode ?? "ask", PERMISSION_MODES),
-    allow: rules("--allow-tool", [...(config.allow ?? []), ...listOption(values, "allow-tool")]),
-    deny: rules("--deny-tool", [...(config.deny ?? []), ...listOption(values, "deny-tool")]),
+    allow: parsed("--allow-tool", [...(config.allow ?? []), ...listOption(values, "allow-tool")], parseRule),
+    deny: parsed("--deny-tool", [...(config.deny ?? []), ...listOption(values, "deny-tool")], parseRule),
     debug: values.debug === true,
     sandbox: choice(
       "--sandbox",
@@ -143,8 +143,16 @@ export function resolveAgentSettings(
       SANDBOX_PROFILES,
     ),
     allowNet: values["allow-net"] === true || config.allowNet === true,
-    allowHosts: hosts("--allow-host", [...(config.allowHosts ?? []), ...listOption(values, "allow-host")]),
-    denyHosts: hosts("--deny-host", [...(config.denyHosts ?? []), ...listOption(values, "deny-host")]),
+    allowHosts: parsed(
+      "--allow-host",
+      [...(config.allowHosts ?? []), ...listOption(values, "allow-host")],
+      parseHostPattern,
+    ),
+    denyHosts: parsed(
+      "--deny-host",
+      [...(config.denyHosts ?? []), ...listOption(values, "deny-host")],
+      parseHostPattern,
+    ),
     strategy: choice(
       "--strategy",
       stringOption(values, "strategy") ?? config.strategy ?? "loop",
@@ -193,21 +201,11 @@ export function positiveInteger(flag: string, value: string | undefined): number
   return number;
 }
 
-function rules(flag: string, texts: string[]): string[] {
+/** `texts` when `parse` accepts each one; else a usage error naming the flag. */
+function parsed(flag: string, texts: string[], parse: (text: string) => unknown): string[] {
   for (const text of texts) {
     try {
-      parseRule(text);
-    } catch (error) {
-      throw new UsageError(`${flag}: ${(error as Error).message}`);
-    }
-  }
-  return texts;
-}
-
-function hosts(flag: string, texts: string[]): string[] {
-  for (const text of texts) {
-    try {
-      parseHostPattern(text);
+      parse(text);
     } catch (error) {
       throw new UsageError(`${flag}: ${(error as Error).message}`);
     }

@@ -2,7 +2,7 @@
 // `localhost:8080`, `10.0.0.5`, `[::1]:3000`, `*`), and the verdict on one destination. Deny wins
 // over allow. A name is judged by every address it resolves to: one that is not public
 // (loopback, private, link-local, ...; the SSRF guard's classification) passes only when the
-// allow-list names that address itself, or the name is `localhost`, so an allowed name that
+// allow-list names that address itself, or names `localhost` (for loopback), so an allowed name that
 // resolves to an internal address (DNS rebinding) is refused.
 
 import { isIP } from "node:net";
@@ -101,8 +101,8 @@ export function checkHost(rules: HostRules, host: string, port: number): string 
 
 /**
  * Why `host` may not be reached at `address` (one it resolved to), or undefined when it may: a
- * denied address, or a non-public one that the allow-list does not name (`localhost` may be
- * loopback).
+ * denied address, or a non-public one that the allow-list does not name (`localhost`, when named
+ * without a wildcard, may be loopback).
  */
 export function checkResolved(
   rules: HostRules,
@@ -116,6 +116,7 @@ export function checkResolved(
   if (verdict === undefined) return undefined;
   const named = rules.allow.filter((pattern) => !pattern.host.includes("*"));
   if (findPattern(named, address, port)) return undefined;
-  if (normalHost(host) === LOCAL_NAME && ipaddr.process(address).range() === "loopback") return undefined;
+  const localNamed = normalHost(host) === LOCAL_NAME && findPattern(named, host, port) !== undefined;
+  if (localNamed && ipaddr.process(address).range() === "loopback") return undefined;
   return `${verdict}, which the allow-list does not name`;
 }

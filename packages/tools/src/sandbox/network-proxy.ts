@@ -117,6 +117,8 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
     });
 
   const tunnel = (client: net.Socket, upstream: net.Socket) => {
+    // The client may have gone while the destination was checked (or the user asked).
+    if (client.destroyed) return upstream.destroy();
     client.setTimeout(0);
     upstream.on("error", () => client.destroy());
     client.on("error", () => upstream.destroy());
@@ -132,24 +134,30 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
     client.on("error", () => client.destroy());
     const destination = connectTarget(request.url ?? "");
     if (!destination) return answer(client, 400, `CONNECT needs HOST:PORT (got ${request.url})`);
-    void decide(destination).then(async (decision) => {
-      if (!decision.ok) return answer(client, 403, refusalText(destination, decision.reason));
-      const upstream = await open(decision.address, destination.port);
-      if (typeof upstream === "string")
-        return answer(client, 502, `${destination.host}:${destination.port}: ${upstream}`);
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
-      tunnel(client, upstream);
-    });
+    void decide(destination).then(
+      async (decision) => {
+        if (!decision.ok) return answer(client, 403, refusalText(destination, decision.reason));
+        const upstream = await open(decision.address, destination.port);
+        if (typeof upstream === "string")
+          return answer(client, 502, `${destination.host}:${destination.port}: ${upstream}`);
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        if (head.length > 0) upstream.write(head);
+        tunnel(client, upstream);
+      },
+      () => client.destroy(),
+    );
   });
   httpServer.on("request", (request: http.IncomingMessage, response: http.ServerResponse) => {
     request.socket.setTimeout(0);
     const target = requestTarget(request.url ?? "");
     if (typeof target === "string") return plain(response, 400, target);
-    void decide(target).then((decision) => {
-      if (!decision.ok) return plain(response, 403, refusalText(target, decision.reason));
-      forward(request, response, target, decision.address);
-    });
+    void decide(target).then(
+      (decision) => {
+        if (!decision.ok) return plain(response, 403, refusalText(target, decision.reason));
+        forward(request, response, target, decision.address);
+      },
+      () => response.destroy(),
+    );
   });
   httpServer.on("clientError", (error: NodeJS.ErrnoException, client: net.Socket) => {
     if (!client.writable) return client.destroy();
@@ -162,14 +170,17 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
     const client = connection.socket as net.Socket;
     client.on("error", () => client.destroy());
     const destination = { host: connection.destAddress, port: connection.destPort };
-    void decide(destination).then(async (decision) => {
-      if (!decision.ok) return sendStatus("CONNECTION_NOT_ALLOWED");
-      const upstream = await open(decision.address, destination.port);
-      if (typeof upstream === "string")
-        return sendStatus(upstream === "ECONNREFUSED" ? "CONNECTION_REFUSED" : "HOST_UNREACHABLE");
-      sendStatus("REQUEST_GRANTED");
-      tunnel(client, upstream);
-    });
+    void decide(destination).then(
+      async (decision) => {
+        if (!decision.ok) return sendStatus("CONNECTION_NOT_ALLOWED");
+        const upstream = await open(decision.address, destination.port);
+        if (typeof upstream === "string")
+          return sendStatus(upstream === "ECONNREFUSED" ? "CONNECTION_REFUSED" : "HOST_UNREACHABLE");
+        sendStatus("REQUEST_GRANTED");
+        tunnel(client, upstream);
+      },
+      () => client.destroy(),
+    );
   });
 
   const track = (client: net.Socket) => {
