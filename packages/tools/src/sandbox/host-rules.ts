@@ -23,6 +23,8 @@ export interface HostRules {
   deny: readonly HostPattern[];
 }
 
+/** checkHost's verdict on a host the lists do not mention (the one case the user may be asked about). */
+export const NOT_LISTED = "not in the allow-list";
 /** A name that is allowed to resolve to loopback without its address being named. */
 const LOCAL_NAME = "localhost";
 /** Host names of DNS: letters, digits, hyphens and underscores between dots. */
@@ -95,7 +97,7 @@ export function findPattern(
 export function checkHost(rules: HostRules, host: string, port: number): string | undefined {
   const denied = findPattern(rules.deny, host, port);
   if (denied) return `denied by "${denied.text}"`;
-  if (!findPattern(rules.allow, host, port)) return "not in the allow-list";
+  if (!findPattern(rules.allow, host, port)) return NOT_LISTED;
   return undefined;
 }
 

@@ -9,7 +9,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import net from "node:net";
 import { Socks5Server } from "@pondwader/socks5-server";
-import { checkHost, checkResolved, type HostRules, normalHost } from "./host-rules.js";
+import { checkHost, checkResolved, type HostRules, NOT_LISTED, normalHost } from "./host-rules.js";
 
 /** A client that sends no complete request for this long is dropped (a ceiling for hangs). */
 export const DEFAULT_HANDSHAKE_MS = 30_000;
@@ -83,10 +83,9 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
   const decide = async (destination: Destination): Promise<Decision> => {
     const { host, port } = destination;
     let verdict = checkHost(options.rules, host, port);
-    if (verdict === "not in the allow-list" && options.ask) {
+    if (verdict === NOT_LISTED && options.ask) {
       const allowed = await options.ask(destination).catch(() => false);
-      if (allowed) verdict = undefined;
-      else verdict = "not in the allow-list, and the user did not allow it";
+      verdict = allowed ? undefined : `${NOT_LISTED}, and the user did not allow it`;
     }
     if (verdict) return refuse(destination, verdict);
     let addresses: string[];
