@@ -65,20 +65,21 @@ describe("--allow-host and --deny-host", () => {
 });
 
 describe("the proxy's question about a host", () => {
-  it("is asked only in mode ask with someone to ask, and carries the host", async () => {
+  it("is asked only in mode ask with someone to ask, and carries the host and the command's signal", async () => {
     const questions: unknown[] = [];
-    const ask = (request: { summary: string; toolName: string }) => {
-      questions.push([request.toolName, request.summary]);
+    const ended = new AbortController();
+    const ask = (request: { summary: string; toolName: string; signal: AbortSignal }) => {
+      questions.push([request.toolName, request.summary, request.signal === ended.signal]);
       return { allow: true };
     };
     expect(withHostQuestion({}, "bypass", ask as never).askHost).toBeUndefined();
     expect(withHostQuestion({}, "ask", undefined).askHost).toBeUndefined();
     const askHost = withHostQuestion({ allowHosts: ["a.test"] }, "ask", ask as never).askHost!;
-    expect(await askHost({ host: "b.test", port: 443 })).toBe(true);
-    expect(await askHost({ host: "::1", port: 80 })).toBe(true);
+    expect(await askHost({ host: "b.test", port: 443 }, ended.signal)).toBe(true);
+    expect(await askHost({ host: "::1", port: 80 }, ended.signal)).toBe(true);
     expect(questions).toEqual([
-      ["network", "network: connect to b.test:443 for the rest of the session (not in --allow-host)"],
-      ["network", "network: connect to [::1]:80 for the rest of the session (not in --allow-host)"],
+      ["network", "network: connect to b.test:443 for the rest of the session (not in --allow-host)", true],
+      ["network", "network: connect to [::1]:80 for the rest of the session (not in --allow-host)", true],
     ]);
   });
 });

@@ -81,9 +81,10 @@ export interface SandboxOptions {
   denyHosts?: readonly string[];
   /**
    * Asked when a command connects to a host that is not in allowHosts (only when a host list is
-   * set); yes allows that host and port for the rest of the session. Without it, such hosts are refused.
+   * set); yes allows that host and port for the rest of the session. Without it, such hosts are
+   * refused. `signal` aborts when the command has ended: stop asking (the answer no longer matters).
    */
-  askHost?: (destination: { host: string; port: number }) => boolean | Promise<boolean>;
+  askHost?: (destination: { host: string; port: number }, signal: AbortSignal) => boolean | Promise<boolean>;
   /** How the proxy resolves names (every address of a name). Default: the system resolver. */
   lookupHost?: (host: string) => Promise<string[]>;
   /** The proxy's ports inside the sandbox. Default HTTP 3128, SOCKS5 1080. */

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkHost, checkResolved, parseHostPattern, parseHostRules } from "../src/sandbox/host-rules.js";
 import { type NetworkProxy, startNetworkProxy } from "../src/sandbox/network-proxy.js";
 import { tempDir } from "./support.js";
-import { loopbackHttp } from "./support-sandbox.js";
+import { loopbackHttp, waitFor } from "./support-sandbox.js";
 
 describe("host patterns", () => {
   it("parses hosts, wildcards, ports and IPv6 literals", () => {
@@ -143,7 +143,7 @@ describe("the network proxy", () => {
     options: {
       deny?: string[];
       lookup?: (host: string) => Promise<string[]>;
-      ask?: () => Promise<boolean>;
+      ask?: (destination: unknown, signal: AbortSignal) => Promise<boolean>;
       handshakeMs?: number;
     } = {},
   ) {
@@ -221,6 +221,27 @@ describe("the network proxy", () => {
     expect(no.body).toContain("not in the allow-list, and the user did not allow it");
     expect((await proxiedGet(sockets.http, "http://denied.test/")).body).toContain('denied by "denied.test"');
     expect(questions).toEqual([0, 1]);
+  });
+
+  it("withdraws a question still open when the proxy closes (the command ended)", async () => {
+    let withdrawn = false;
+    let asked = false;
+    const sockets = await start([], {
+      ask: (_destination, signal) =>
+        new Promise((resolve) => {
+          asked = true;
+          signal.addEventListener("abort", () => {
+            withdrawn = true;
+            resolve(false);
+          });
+        }),
+    });
+    const pending = proxiedGet(sockets.http, "http://example.com/").catch((error: Error) => error);
+    await waitFor(() => (asked ? true : undefined));
+    await proxy!.close();
+    proxy = undefined;
+    expect(withdrawn).toBe(true);
+    expect(await pending).toBeInstanceOf(Error);
   });
 
   it("answers malformed HTTP with 400 or 431 and keeps serving", async () => {

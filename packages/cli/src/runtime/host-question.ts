@@ -14,7 +14,7 @@ export function withHostQuestion(
 }
 
 export function hostQuestion(ask: AskPermission): NonNullable<SandboxOptions["askHost"]> {
-  return async ({ host, port }) => {
+  return async ({ host, port }, signal) => {
     const target = `${host.includes(":") ? `[${host}]` : host}:${port}`;
     const answer: PermissionAnswer = await ask({
       toolName: "network",
@@ -25,7 +25,8 @@ export function hostQuestion(ask: AskPermission): NonNullable<SandboxOptions["as
       summary: `network: connect to ${target} for the rest of the session (not in --allow-host)`,
       // "Always" would mean config.json's allowHosts, which the user edits; not offered here.
       suggestedRules: [],
-      signal: new AbortController().signal,
+      // Aborts when the command has ended: a question nobody needs any more is withdrawn.
+      signal,
     });
     return typeof answer === "boolean" ? answer : answer.allow;
   };

@@ -49,9 +49,10 @@ export interface NetworkProxyOptions {
   lookup?: (host: string) => Promise<string[]>;
   /**
    * Asked when a host is not in the allow-list (never for a denied host or an internal address):
-   * true lets this connection through. Without it, such hosts are refused.
+   * true lets this connection through. Without it, such hosts are refused. `signal` aborts when
+   * the proxy closes (the command ended): stop asking.
    */
-  ask?: (destination: Destination) => Promise<boolean>;
+  ask?: (destination: Destination, signal: AbortSignal) => Promise<boolean>;
   handshakeMs?: number;
   maxHeaderBytes?: number;
 }
@@ -73,6 +74,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
   const handshakeMs = options.handshakeMs ?? DEFAULT_HANDSHAKE_MS;
   const refused = new Map<string, Refusal>();
   const sockets = new Set<net.Socket>();
+  const closing = new AbortController();
 
   const refuse = (destination: Destination, reason: string): Decision => {
     const key = `${destination.host}:${destination.port}`;
@@ -84,7 +86,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
     const { host, port } = destination;
     let verdict = checkHost(options.rules, host, port);
     if (verdict === NOT_LISTED && options.ask) {
-      const allowed = await options.ask(destination).catch(() => false);
+      const allowed = await options.ask(destination, closing.signal).catch(() => false);
       verdict = allowed ? undefined : `${NOT_LISTED}, and the user did not allow it`;
     }
     if (verdict) return refuse(destination, verdict);
@@ -203,6 +205,7 @@ export async function startNetworkProxy(options: NetworkProxyOptions): Promise<N
   return {
     refusals: () => [...refused.values()],
     close: async () => {
+      closing.abort();
       for (const socket of sockets) socket.destroy();
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },

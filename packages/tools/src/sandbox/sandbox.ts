@@ -179,14 +179,14 @@ export function describeSandbox(status: SandboxStatus): string {
 function rememberAnswers(
   askHost: NonNullable<SandboxOptions["askHost"]>,
   allow: HostPattern[],
-): (destination: Destination) => Promise<boolean> {
+): (destination: Destination, signal: AbortSignal) => Promise<boolean> {
   const pending = new Map<string, Promise<boolean>>();
-  return (destination) => {
+  return (destination, signal) => {
     const host = normalHost(destination.host);
     const key = `${host.includes(":") ? `[${host}]` : host}:${destination.port}`;
     let answer = pending.get(key);
     if (!answer) {
-      answer = Promise.resolve(askHost(destination)).then((yes) => {
+      answer = Promise.resolve(askHost(destination, signal)).then((yes) => {
         if (yes) allow.push({ text: `${key} (allowed for the session)`, host, port: destination.port });
         else pending.delete(key);
         return yes;
