@@ -4,9 +4,12 @@
 // one and a name that rebinds to loopback are refused and named in the result; a connection that
 // bypasses the proxy finds no network at all. Skips, saying why, only where bubblewrap cannot run.
 
+import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SandboxOptions } from "../src/index.js";
-import { workspace } from "./support.js";
+import { tempDir, workspace } from "./support.js";
 import { hostProcesses, loopbackHttp, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 
 /** node inside the sandbox: a GET through $HTTP_PROXY, absolute-form, and one through a CONNECT tunnel. */
@@ -152,6 +155,26 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
       const result = await ws.call("bash", { command: "sleep 78 & sleep 78", timeout: 1 });
       expect(result.details.timedOut).toBe(true);
       await waitFor(() => (hostProcesses(sleeper).some((pid) => !before.has(pid)) ? undefined : true));
+    });
+
+    it("removes the socket directory of a proxy never closed (an MCP server's) when tern exits", async () => {
+      const sockets = await tempDir("tern-proxy-dirs-");
+      const sandboxModule = path.join(import.meta.dirname, "../src/sandbox/sandbox.ts");
+      const script = `
+        const { createSandbox } = await import(${JSON.stringify(sandboxModule)});
+        const sandbox = createSandbox({ allowHosts: ["example.com"], proxySocketDir: ${JSON.stringify(sockets)} });
+        const launch = await sandbox.launch({ shell: "/bin/sh", command: "true", root: "/tmp", cwd: "/tmp" });
+        if (!launch.ok || !launch.proxy) throw new Error("no proxy");
+        console.log((await import("node:fs")).readdirSync(${JSON.stringify(sockets)}).length);`;
+      const printed = execFileSync(
+        process.execPath,
+        ["--import", "tsx", "--input-type=module", "-e", script],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(printed.trim()).toBe("1");
+      expect(readdirSync(sockets)).toEqual([]);
     });
   },
 );

@@ -5,6 +5,7 @@
 // that checks each destination against a host allow-list (allowHosts / denyHosts), one proxy per
 // launched command.
 
+import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -70,6 +71,15 @@ export interface Sandbox {
   launch(request: LaunchRequest): Promise<Launch>;
 }
 
+/**
+ * Socket directories of proxies not closed yet, removed when the process exits: an MCP server's
+ * proxy lives as long as tern and is never closed.
+ */
+const leftAtExit = new Set<string>();
+process.once("exit", () => {
+  for (const dir of leftAtExit) rmSync(dir, { recursive: true, force: true });
+});
+
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const profile = options.profile ?? "sandbox";
   if (!SANDBOX_PROFILES.includes(profile))
@@ -129,11 +139,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
           ...(options.lookupHost ? { lookup: options.lookupHost } : {}),
           ...(ask ? { ask } : {}),
         });
+        leftAtExit.add(dir);
         proxy = {
           refusals: started.refusals,
           close: async () => {
             await started.close();
             await rm(dir, { recursive: true, force: true });
+            leftAtExit.delete(dir);
           },
         };
         readOnly.push(dir);
