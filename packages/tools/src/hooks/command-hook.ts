@@ -68,19 +68,15 @@ export function commandHook(spec: CommandHookSpec, options: CommandHookOptions):
       });
       if (!launch.ok) throw new Error(launch.error);
       const stdin = JSON.stringify({ ...eventPayload(event, input), cwd: root });
-      try {
-        const result = await runProcess(
-          launch.program,
-          launch.args,
-          root,
-          { ...launch.env, [HOOK_PROJECT_DIR_ENV]: options.projectDir ?? root },
-          stdin,
-          signal,
-        );
-        return hookOutput(event, result, input);
-      } finally {
-        await launch.proxy?.close();
-      }
+      const result = await runProcess(
+        launch.program,
+        launch.args,
+        root,
+        { ...launch.env, [HOOK_PROJECT_DIR_ENV]: options.projectDir ?? root },
+        stdin,
+        signal,
+      ).finally(() => launch.proxy?.close());
+      return hookOutput(event, result, input);
     },
   } as Hook;
 }

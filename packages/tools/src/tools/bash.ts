@@ -1,9 +1,8 @@
 import { stat } from "node:fs/promises";
-import type { AgentToolResult } from "@tern/agent";
 import { z } from "zod";
 import { HeadTailBuffer } from "../output-buffer.js";
 import { spawnGroup } from "../process-group.js";
-import { createSandbox, type Launch } from "../sandbox/sandbox.js";
+import { createSandbox } from "../sandbox/sandbox.js";
 import { formatBytes } from "../text.js";
 import type { BashDetails, BashOptions, BuiltinTool, SandboxOptions } from "../types.js";
 import type { Workspace } from "../workspace.js";
@@ -72,103 +71,91 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
         cwd: resolved.abs,
         ...(options.env ? { env: options.env } : {}),
       });
-      if (!launch.ok) return toolError(launch.error, details);
-      try {
-        return await run(launch, details, resolved.abs, timeout, signal, onUpdate);
-      } finally {
-        await launch.proxy?.close();
+      if (signal.aborted) {
+        details.aborted = true;
+        if (launch.ok) await launch.proxy?.close();
+        return toolError("The command was not started: the run was aborted.", details);
       }
-    },
-  };
+      if (!launch.ok) return toolError(launch.error, details);
 
-  async function run(
-    launch: Extract<Launch, { ok: true }>,
-    details: BashDetails,
-    cwd: string,
-    timeout: number | undefined,
-    signal: AbortSignal,
-    onUpdate: (partial: AgentToolResult<BashDetails>) => Promise<void>,
-  ): Promise<AgentToolResult<BashDetails>> {
-    if (signal.aborted) {
-      details.aborted = true;
-      return toolError("The command was not started: the run was aborted.", details);
-    }
+      const timeoutMs = timeout !== undefined ? timeout * 1000 : defaultTimeoutMs;
+      const headBytes = Math.floor(maxOutputBytes / 3);
+      const output = new HeadTailBuffer(headBytes, maxOutputBytes - headBytes);
+      const started = Date.now();
+      const { child, kill } = spawnGroup(launch.program, launch.args, resolved.abs, launch.env);
 
-    const timeoutMs = timeout !== undefined ? timeout * 1000 : defaultTimeoutMs;
-    const headBytes = Math.floor(maxOutputBytes / 3);
-    const output = new HeadTailBuffer(headBytes, maxOutputBytes - headBytes);
-    const started = Date.now();
-    const { child, kill } = spawnGroup(launch.program, launch.args, cwd, launch.env);
-
-    const finished = new Promise<{ error?: Error }>((resolve) => {
-      let exited = false;
-      let drainTimer: ReturnType<typeof setTimeout> | undefined;
-      child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
-      child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-      child.on("error", (error) => resolve({ error }));
-      child.on("exit", (code, sig) => {
-        exited = true;
-        details.exitCode = code;
-        details.signal = sig;
-        // Stop what the command left running in the background, then let the pipes drain.
-        kill();
-        drainTimer = setTimeout(() => {
-          child.stdout?.destroy();
-          child.stderr?.destroy();
-          resolve({});
-        }, DRAIN_MS);
-      });
-      child.on("close", (code, sig) => {
-        clearTimeout(drainTimer);
-        if (!exited) {
+      const finished = new Promise<{ error?: Error }>((resolve) => {
+        let exited = false;
+        let drainTimer: ReturnType<typeof setTimeout> | undefined;
+        child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+        child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+        child.on("error", (error) => resolve({ error }));
+        child.on("exit", (code, sig) => {
+          exited = true;
           details.exitCode = code;
           details.signal = sig;
-        }
-        resolve({});
+          // Stop what the command left running in the background, then let the pipes drain.
+          kill();
+          drainTimer = setTimeout(() => {
+            child.stdout?.destroy();
+            child.stderr?.destroy();
+            resolve({});
+          }, DRAIN_MS);
+        });
+        child.on("close", (code, sig) => {
+          clearTimeout(drainTimer);
+          if (!exited) {
+            details.exitCode = code;
+            details.signal = sig;
+          }
+          resolve({});
+        });
       });
-    });
 
-    const timer = setTimeout(() => {
-      details.timedOut = true;
-      kill();
-    }, timeoutMs);
-    const onAbort = () => {
-      details.aborted = true;
-      kill();
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    let reported = 0;
-    const ticker = setInterval(() => {
-      if (output.total === reported) return;
-      reported = output.total;
-      void onUpdate({
-        content: output.recent(4000),
-        details: { ...details, outputBytes: output.total },
-      }).catch(() => {});
-    }, UPDATE_EVERY_MS);
+      const timer = setTimeout(() => {
+        details.timedOut = true;
+        kill();
+      }, timeoutMs);
+      const onAbort = () => {
+        details.aborted = true;
+        kill();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      let reported = 0;
+      const ticker = setInterval(() => {
+        if (output.total === reported) return;
+        reported = output.total;
+        void onUpdate({
+          content: output.recent(4000),
+          details: { ...details, outputBytes: output.total },
+        }).catch(() => {});
+      }, UPDATE_EVERY_MS);
 
-    const { error } = await finished;
-    clearTimeout(timer);
-    clearInterval(ticker);
-    signal.removeEventListener("abort", onAbort);
-    details.durationMs = Date.now() - started;
-    details.outputBytes = output.total;
-    details.truncated = output.truncated;
-    if (error) return toolError(`Could not start ${launch.program}: ${error.message}`, details);
+      const { error } = await finished;
+      clearTimeout(timer);
+      clearInterval(ticker);
+      signal.removeEventListener("abort", onAbort);
+      // The command has ended: its proxy (with a host allow-list) goes, and says what it refused.
+      await launch.proxy?.close();
+      details.durationMs = Date.now() - started;
+      details.outputBytes = output.total;
+      details.truncated = output.truncated;
+      if (error) return toolError(`Could not start ${launch.program}: ${error.message}`, details);
 
-    const body = output.total === 0 ? "(no output)" : output.text().replace(/\n$/, "");
-    let status: string;
-    if (details.aborted) status = "The command was aborted; its process group was killed.";
-    else if (details.timedOut) status = `The command timed out after ${timeoutMs / 1000} s and was killed.`;
-    else if (details.exitCode === null) status = `The command was killed by signal ${details.signal}.`;
-    else status = `Exit code: ${details.exitCode}`;
-    const isError = details.aborted || details.timedOut || details.exitCode !== 0;
-    const refused = (launch.proxy?.refusals() ?? []).map(
-      (refusal) =>
-        `The sandbox refused a network connection to ${refusal.host}:${refusal.port}: ${refusal.reason}.`,
-    );
-    return { content: [`${body}\n\n${status}`, ...refused].join("\n"), details, isError };
-  }
+      const body = output.total === 0 ? "(no output)" : output.text().replace(/\n$/, "");
+      let status: string;
+      if (details.aborted) status = "The command was aborted; its process group was killed.";
+      else if (details.timedOut) status = `The command timed out after ${timeoutMs / 1000} s and was killed.`;
+      else if (details.exitCode === null) status = `The command was killed by signal ${details.signal}.`;
+      else status = `Exit code: ${details.exitCode}`;
+      const isError = details.aborted || details.timedOut || details.exitCode !== 0;
+      const refused = (launch.proxy?.refusals() ?? []).map(
+        (refusal) =>
+          `The sandbox refused a network connection to ${refusal.host}:${refusal.port}: ${refusal.reason}.`,
+      );
+      return { content: [`${body}\n\n${status}`, ...refused].join("\n"), details, isError };
+    },
+  };
   return tool;
 }
 
