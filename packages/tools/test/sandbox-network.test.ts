@@ -5,10 +5,11 @@
 // bypasses the proxy finds no network at all. Skips, saying why, only where bubblewrap cannot run.
 
 import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { HookRegistry } from "@tern/agent";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { SandboxOptions } from "../src/index.js";
+import { commandHook, type SandboxOptions } from "../src/index.js";
 import { tempDir, workspace } from "./support.js";
 import { hostProcesses, loopbackHttp, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 
@@ -174,6 +175,22 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
         },
       );
       expect(printed.trim()).toBe("1");
+      expect(readdirSync(sockets)).toEqual([]);
+    });
+
+    it("gives a command hook the same proxy (its stdin passes the bridge) and closes it after", async () => {
+      const root = await tempDir("tern-proxy-hook-");
+      const sockets = await tempDir("tern-proxy-dirs-");
+      const sandbox = { allowHosts: [`127.0.0.1:${allowed.port}`], proxySocketDir: sockets };
+      const command = `cat > event.json; curl -sS http://127.0.0.1:${allowed.port}/ > got.txt`;
+      const hooks = new HookRegistry([commandHook({ event: "PreToolUse", command }, { root, sandbox })]);
+      const failures: unknown[] = [];
+      await hooks.runPreToolUse({ toolName: "write", toolCallId: "c1", args: { path: "a" } }, (failure) => {
+        failures.push(failure);
+      });
+      expect(failures).toEqual([]);
+      expect(readFileSync(path.join(root, "got.txt"), "utf8")).toBe("hello from the allowed host");
+      expect(JSON.parse(readFileSync(path.join(root, "event.json"), "utf8")).tool_name).toBe("write");
       expect(readdirSync(sockets)).toEqual([]);
     });
   },
