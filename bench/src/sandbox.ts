@@ -1,11 +1,12 @@
 // The sandbox's price per `bash` call: `true` through the bash tool with the sandbox on
-// (bubblewrap: namespaces, mounts) and off (a plain process group), in interleaved rounds so a
-// busy machine slows both alike. Medians per call, with the range of the round medians.
+// (bubblewrap: namespaces, mounts), on with a host allow-list (plus tern's proxy and the Node
+// bridge inside) and off (a plain process group), in interleaved rounds so a busy machine slows
+// all alike. Medians per call, with the range of the round medians.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { type AnyBuiltinTool, createSandbox, createTools } from "@tern/tools";
+import { type AnyBuiltinTool, createSandbox, createTools, type SandboxOptions } from "@tern/tools";
 import type { Rows } from "./benches.js";
 import { round } from "./measure.js";
 import { median } from "./workloads/table.js";
@@ -31,16 +32,21 @@ export async function sandboxBench(): Promise<Rows> {
     return [{ case: "bash -c true", note: `not measured: ${status.reason}` }];
   const root = mkdtempSync(join(tmpdir(), "tern-bench-sandbox-"));
   try {
-    const bashFor = (profile: "sandbox" | "off") =>
-      createTools({ root, only: ["bash"], sandbox: { profile } })[0]!;
-    const lanes = { sandbox: bashFor("sandbox"), off: bashFor("off") };
+    const bashFor = (sandbox: SandboxOptions) => createTools({ root, only: ["bash"], sandbox })[0]!;
+    const lanes = {
+      off: bashFor({ profile: "off" }),
+      sandbox: bashFor({ profile: "sandbox" }),
+      hosts: bashFor({ profile: "sandbox", allowHosts: ["registry.npmjs.org"] }),
+    };
+    type Lane = keyof typeof lanes;
+    const names = Object.keys(lanes) as Lane[];
     for (const bash of Object.values(lanes)) for (let i = 0; i < WARMUP_CALLS; i++) await call(bash);
 
-    const perCall = { sandbox: [] as number[], off: [] as number[] };
-    const roundMedians = { sandbox: [] as number[], off: [] as number[] };
+    const perCall: Record<Lane, number[]> = { off: [], sandbox: [], hosts: [] };
+    const roundMedians: Record<Lane, number[]> = { off: [], sandbox: [], hosts: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      // Alternate which lane goes first, so neither always follows the other.
-      const order = round % 2 === 0 ? (["sandbox", "off"] as const) : (["off", "sandbox"] as const);
+      // Rotate which lane goes first, so none always follows another.
+      const order = names.map((_, i) => names[(i + round) % names.length]!);
       for (const lane of order) {
         const times: number[] = [];
         for (let i = 0; i < CALLS_PER_ROUND; i++) times.push(await call(lanes[lane]));
@@ -48,22 +54,22 @@ export async function sandboxBench(): Promise<Rows> {
         roundMedians[lane].push(median(times));
       }
     }
-    const overheads = roundMedians.sandbox.map((ms, i) => ms - roundMedians.off[i]!);
     const row = (name: string, values: number[], rounds: number[]) => ({
       case: name,
       "median ms": round(median(values)),
       "round medians min–max": `${round(Math.min(...rounds))}–${round(Math.max(...rounds))}`,
       calls: values.length,
     });
+    const overhead = (name: string, lane: Lane, base: Lane) => {
+      const differences = roundMedians[lane].map((ms, i) => ms - roundMedians[base][i]!);
+      return { ...row(name, differences, differences), calls: ROUNDS };
+    };
     return [
       row("bash -c true, sandbox off", perCall.off, roundMedians.off),
       row("bash -c true, sandbox on (bubblewrap)", perCall.sandbox, roundMedians.sandbox),
-      {
-        case: "sandbox overhead per call",
-        "median ms": round(median(overheads)),
-        "round medians min–max": `${round(Math.min(...overheads))}–${round(Math.max(...overheads))}`,
-        calls: ROUNDS,
-      },
+      row("bash -c true, sandbox on with a host allow-list", perCall.hosts, roundMedians.hosts),
+      overhead("sandbox overhead per call", "sandbox", "off"),
+      overhead("host allow-list overhead per call (proxy + bridge)", "hosts", "sandbox"),
     ];
   } finally {
     rmSync(root, { recursive: true, force: true });

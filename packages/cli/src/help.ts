@@ -25,7 +25,11 @@ Workspace and permissions:
       --deny-tool RULE     always deny, e.g. 'bash(rm -rf:*)', 'read(.env*)' (repeatable)
       --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,
                            secrets hidden, no network) or off (bash unconfined)
-      --allow-net          let sandboxed commands use the network
+      --allow-net          let sandboxed commands use all of the network
+      --allow-host H[:P]   let sandboxed commands reach host H (port P), through tern's proxy;
+                           '*.npmjs.org' for names under it; internal addresses only when named
+                           (repeatable)
+      --deny-host H[:P]    never let them reach H, even if allowed (repeatable)
 Cassettes (record once, replay offline):
       --record FILE        write every model exchange to FILE (JSONL, keys removed)
       --replay FILE        answer model calls from FILE, with no network

@@ -54,6 +54,8 @@ export { analyzeCommand, type ShellAnalysis } from "./permissions/shell.js";
 export * from "./permissions/types.js";
 export { SAFE_VARIABLES, scrubEnvironment } from "./sandbox/environment.js";
 export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from "./sandbox/hidden-paths.js";
+export { type HostPattern, parseHostPattern } from "./sandbox/host-rules.js";
+export type { Destination, NetworkProxy, Refusal } from "./sandbox/network-proxy.js";
 export {
   createSandbox,
   describeSandbox,

@@ -64,11 +64,33 @@ export interface BashOptions {
  */
 export type SandboxProfile = "sandbox" | "off";
 
+/** What a sandboxed command can reach: nothing, the hosts of an allow-list (via a proxy), or everything. */
+export type SandboxNetwork = "none" | "hosts" | "all";
+
 export interface SandboxOptions {
   /** Default "sandbox". Where bubblewrap is unusable, bash calls fail until the user picks "off". */
   profile?: SandboxProfile;
-  /** Let sandboxed commands use the network (all of it: bubblewrap has no host allow-list). Default false. */
+  /** Let sandboxed commands use all of the network, unchecked. Default false. */
   allowNet?: boolean;
+  /**
+   * Hosts sandboxed commands may reach through tern's proxy (`HOST[:PORT]`, `*.example.com`, `*`);
+   * ignored with allowNet. Addresses that are not public are refused unless named here.
+   */
+  allowHosts?: readonly string[];
+  /** Hosts (or addresses) always refused; wins over allowHosts. */
+  denyHosts?: readonly string[];
+  /**
+   * Asked when a command connects to a host that is not in allowHosts (only when a host list is
+   * set); yes allows that host and port for the rest of the session. Without it, such hosts are
+   * refused. `signal` aborts when the command has ended: stop asking (the answer no longer matters).
+   */
+  askHost?: (destination: { host: string; port: number }, signal: AbortSignal) => boolean | Promise<boolean>;
+  /** How the proxy resolves names (every address of a name). Default: the system resolver. */
+  lookupHost?: (host: string) => Promise<string[]>;
+  /** The proxy's ports inside the sandbox. Default HTTP 3128, SOCKS5 1080. */
+  proxyPorts?: { http?: number; socks?: number };
+  /** Where the proxy's socket directory is made. Default: the system's temporary directory. */
+  proxySocketDir?: string;
   /** More paths to hide inside the sandbox, besides HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS and $TERN_HOME. */
   hide?: readonly string[];
   /** The bubblewrap binary. Default: `bwrap` on $PATH. */

@@ -38,6 +38,8 @@ export const AGENT_OPTIONS: OptionSpecs = {
   mode: { type: "string" },
   sandbox: { type: "string" },
   "allow-net": { type: "boolean" },
+  "allow-host": { type: "string", multiple: true },
+  "deny-host": { type: "string", multiple: true },
   strategy: { type: "string" },
   record: { type: "string" },
   replay: { type: "string" },

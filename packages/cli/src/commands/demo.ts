@@ -64,6 +64,8 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     debug: values.debug === true,
     sandbox: sandboxed ? "sandbox" : "off",
     allowNet: false,
+    allowHosts: [],
+    denyHosts: [],
     strategy: "loop",
     roles: {},
   };

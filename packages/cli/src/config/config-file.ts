@@ -51,6 +51,10 @@ export interface TernConfig {
   providers?: Record<string, ProviderConfig>;
   sandbox?: string;
   allowNet?: boolean;
+  /** Hosts sandboxed commands may reach through tern's proxy (`HOST[:PORT]`, `*.example.com`). */
+  allowHosts?: string[];
+  /** Hosts they may never reach; wins over allowHosts. */
+  denyHosts?: string[];
   /** How prompts run: "loop", "plan" or "auto". */
   strategy?: string;
   /** Models for plan steps the planner marks "fast" or "reasoning" ("provider/id"). */
@@ -145,6 +149,8 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   providers: [isProviders, 'an object of { "apiKeyEnv": "VARIABLE", "keyless": true|false } by provider'],
   sandbox: [oneOf(SANDBOX_PROFILES), `one of ${SANDBOX_PROFILES.join(", ")}`],
   allowNet: [isBoolean, "true or false"],
+  allowHosts: [isStrings, 'an array of hosts ("HOST[:PORT]", "*.example.com")'],
+  denyHosts: [isStrings, 'an array of hosts ("HOST[:PORT]", "*.example.com")'],
   strategy: [oneOf(RUN_STRATEGIES), `one of ${RUN_STRATEGIES.join(", ")}`],
   store: [isString, 'a postgres:// URL or "file"'],
   roles: [isRoles, `an object of model ids ("provider/id") by role: ${MODEL_ROLES.join(", ")}`],

@@ -9,6 +9,7 @@ import type { ThinkingLevel } from "@tern/ai";
 import {
   PERMISSION_MODES,
   type PermissionMode,
+  parseHostPattern,
   parseRule,
   SANDBOX_PROFILES,
   type SandboxProfile,
@@ -74,8 +75,12 @@ export interface AgentSettings extends Home {
   debug: boolean;
   /** How `bash` is confined: --sandbox / "sandbox" in config.json; default "sandbox". */
   sandbox: SandboxProfile;
-  /** --allow-net / "allowNet": sandboxed commands may use the network. */
+  /** --allow-net / "allowNet": sandboxed commands may use all of the network. */
   allowNet: boolean;
+  /** --allow-host / "allowHosts": the hosts sandboxed commands may reach through tern's proxy. */
+  allowHosts: string[];
+  /** --deny-host / "denyHosts": hosts they may never reach (wins over allowHosts). */
+  denyHosts: string[];
   /** --strategy / "strategy": prompts run as one loop (default), a plan, or the router's choice. */
   strategy: RunStrategy;
   /** "roles" in config.json: the models of plan steps hinted "fast" or "reasoning". */
@@ -129,8 +134,8 @@ export function resolveAgentSettings(
     cwd,
     explicitCwd: cwdFlag !== undefined,
     mode: choice("--mode", stringOption(values, "mode") ?? config.mode ?? "ask", PERMISSION_MODES),
-    allow: rules("--allow-tool", [...(config.allow ?? []), ...listOption(values, "allow-tool")]),
-    deny: rules("--deny-tool", [...(config.deny ?? []), ...listOption(values, "deny-tool")]),
+    allow: parsed("--allow-tool", [...(config.allow ?? []), ...listOption(values, "allow-tool")], parseRule),
+    deny: parsed("--deny-tool", [...(config.deny ?? []), ...listOption(values, "deny-tool")], parseRule),
     debug: values.debug === true,
     sandbox: choice(
       "--sandbox",
@@ -138,6 +143,16 @@ export function resolveAgentSettings(
       SANDBOX_PROFILES,
     ),
     allowNet: values["allow-net"] === true || config.allowNet === true,
+    allowHosts: parsed(
+      "--allow-host",
+      [...(config.allowHosts ?? []), ...listOption(values, "allow-host")],
+      parseHostPattern,
+    ),
+    denyHosts: parsed(
+      "--deny-host",
+      [...(config.denyHosts ?? []), ...listOption(values, "deny-host")],
+      parseHostPattern,
+    ),
     strategy: choice(
       "--strategy",
       stringOption(values, "strategy") ?? config.strategy ?? "loop",
@@ -186,10 +201,11 @@ export function positiveInteger(flag: string, value: string | undefined): number
   return number;
 }
 
-function rules(flag: string, texts: string[]): string[] {
+/** `texts` when `parse` accepts each one; else a usage error naming the flag. */
+function parsed(flag: string, texts: string[], parse: (text: string) => unknown): string[] {
   for (const text of texts) {
     try {
-      parseRule(text);
+      parse(text);
     } catch (error) {
       throw new UsageError(`${flag}: ${(error as Error).message}`);
     }

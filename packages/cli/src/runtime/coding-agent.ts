@@ -57,6 +57,7 @@ import { attachCassette, cassetteFetch, replayKey } from "./cassette.js";
 import { extraTools } from "./extra-tools.js";
 import { loopOptions } from "./loop-options.js";
 import { currentMcpTools, mcpTurns } from "./mcp.js";
+import { withHostQuestion } from "./host-question.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { systemPrompt } from "./system-prompt.js";
 
@@ -100,7 +101,9 @@ export interface CodingAgent {
 
 export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): CodingAgent {
   const { cwd, model, env, hooks, session, mcp } = where;
-  const sandbox = bashSandbox(settings);
+  const ask = typeof where.ask === "function" ? oneQuestionAtATime(where.ask) : undefined;
+  // One asker for tool calls and the sandbox proxy's hosts, so questions never overlap.
+  const sandbox = withHostQuestion(bashSandbox(settings), settings.mode, ask);
   const tools = settings.tools === "none" ? [] : createTools({ root: cwd, sandbox });
   // One set of stream options for the run and its sub-agents, so a cassette records and replays both.
   const apiKey = replayKey(settings.cassette, explicitApiKey(model, settings, env));
@@ -150,7 +153,7 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
       : installPermissions(hooks, {
           ...permissions,
           tools,
-          ...(where.ask !== "nobody" ? { ask: oneQuestionAtATime(where.ask) } : {}),
+          ...(ask ? { ask } : {}),
         }).policy;
 
   // 3. Checkpoints: `tern sessions rewind` works on every host's sessions.
@@ -214,5 +217,6 @@ function planRoles(
 
 /** How `bash` is confined for these settings; tern's own home (sessions, config) is hidden. */
 export function bashSandbox(settings: AgentSettings): SandboxOptions {
-  return { profile: settings.sandbox, allowNet: settings.allowNet, hide: [settings.home] };
+  const { allowNet, allowHosts, denyHosts } = settings;
+  return { profile: settings.sandbox, allowNet, allowHosts, denyHosts, hide: [settings.home] };
 }

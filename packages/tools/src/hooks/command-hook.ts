@@ -75,7 +75,7 @@ export function commandHook(spec: CommandHookSpec, options: CommandHookOptions):
         { ...launch.env, [HOOK_PROJECT_DIR_ENV]: options.projectDir ?? root },
         stdin,
         signal,
-      );
+      ).finally(() => launch.proxy?.close());
       return hookOutput(event, result, input);
     },
   } as Hook;

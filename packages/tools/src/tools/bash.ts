@@ -40,7 +40,7 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
       "There is no terminal and no stdin: do not start interactive programs. Background jobs are stopped when the command ends. " +
       `Output over ${formatBytes(maxOutputBytes)} keeps its start and end. A non-zero exit code is reported as an error with the output.` +
       (sandbox.profile === "sandbox"
-        ? ` Commands run in a sandbox: only the workspace and a private /tmp are writable, ${sandboxOptions.allowNet ? "the network is reachable" : "there is no network"}, and API keys are not in the environment.`
+        ? ` Commands run in a sandbox: only the workspace and a private /tmp are writable, ${networkWords(sandboxOptions)}, and API keys are not in the environment.`
         : ""),
     parameters,
     async execute({ command, cwd = ".", timeout }, { signal, onUpdate }) {
@@ -73,6 +73,7 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
       });
       if (signal.aborted) {
         details.aborted = true;
+        if (launch.ok) await launch.proxy?.close();
         return toolError("The command was not started: the run was aborted.", details);
       }
       if (!launch.ok) return toolError(launch.error, details);
@@ -134,6 +135,8 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
       clearTimeout(timer);
       clearInterval(ticker);
       signal.removeEventListener("abort", onAbort);
+      // The command has ended: its proxy (with a host allow-list) goes, and says what it refused.
+      await launch.proxy?.close();
       details.durationMs = Date.now() - started;
       details.outputBytes = output.total;
       details.truncated = output.truncated;
@@ -146,8 +149,23 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
       else if (details.exitCode === null) status = `The command was killed by signal ${details.signal}.`;
       else status = `Exit code: ${details.exitCode}`;
       const isError = details.aborted || details.timedOut || details.exitCode !== 0;
-      return { content: `${body}\n\n${status}`, details, isError };
+      const refused = (launch.proxy?.refusals() ?? []).map(
+        (refusal) =>
+          `The sandbox refused a network connection to ${refusal.host}:${refusal.port}: ${refusal.reason}.`,
+      );
+      return { content: [`${body}\n\n${status}`, ...refused].join("\n"), details, isError };
     },
   };
   return tool;
+}
+
+/** The sandbox's network, in the words of the tool's description. */
+function networkWords(options: SandboxOptions): string {
+  if (options.allowNet) return "the network is reachable";
+  if ((options.allowHosts?.length ?? 0) + (options.denyHosts?.length ?? 0) === 0)
+    return "there is no network";
+  return (
+    "the network is reachable only through a proxy (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are set) " +
+    `that allows these hosts: ${options.allowHosts?.join(", ") || "none"}`
+  );
 }
