@@ -141,6 +141,9 @@ const TEETH: [string, string][] = [
   ["chronic rm x", "chronic"],
   ["parallel rm ::: x", "parallel"],
   ["echo | pee 'rm x'", "pee"],
+  ["ssh -o ProxyCommand='rm x' tern.invalid", "ssh"],
+  ["rsync -e 'rm x' tern.invalid:f .", "rsync"],
+  ["echo a > f; tar -cf a.tar f; tar -xf a.tar --to-command='rm x'", "tar"],
 ];
 
 describe("without the policy (sandbox off) the same lines delete the file", () => {

@@ -13,6 +13,7 @@ import {
   alias,
   busybox,
   command,
+  commandOptions,
   completion,
   env,
   evalCommand,
@@ -30,6 +31,7 @@ import {
   script,
   shell,
   source,
+  ssh,
   sudo,
   suLike,
   timeCommand,
@@ -285,6 +287,30 @@ export const EXECUTORS: readonly Executor[] = [
       return runner(name, ONE_OPERAND.has(name) ? 1 : 0)(argv);
     },
     { "chrt 5 rm x": "deny", "strace -f rm x": "ask", "nocache rm x": "deny" },
+  ),
+  program(
+    ["ssh", "scp", "sftp"],
+    "ssh, scp, sftp: `-o ProxyCommand=CMD`, `LocalCommand`, `KnownHostsCommand`, `scp -S PROGRAM` run locally; `-F FILE` is asked",
+    "judged or asked",
+    ssh,
+    { "ssh -o ProxyCommand='rm x' tern.invalid": "deny", "ssh -F ./cfg tern.invalid true": "ask" },
+  ),
+  program(["rsync"], "rsync: `-e CMD`, `--rsh=CMD`", "judged", commandOptions("rsync", [["e", "rsh"]]), {
+    "rsync -e 'rm x' tern.invalid:f .": "deny",
+  }),
+  program(
+    ["tar"],
+    "tar: `--to-command`, `-I`/`--use-compress-program`, `-F`/`--info-script`, `--checkpoint-action=exec=`, `--rsh-command`",
+    "judged",
+    commandOptions("tar", [
+      [undefined, "to-command"],
+      ["I", "use-compress-program"],
+      ["F", "info-script"],
+      [undefined, "new-volume-script"],
+      [undefined, "rsh-command"],
+      [undefined, "checkpoint-action", "exec="],
+    ]),
+    { "echo a > f; tar -cf a.tar f; tar -xf a.tar --to-command='rm x'": "deny" },
   ),
   program(
     ["tmux", "screen"],

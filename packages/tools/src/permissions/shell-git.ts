@@ -6,11 +6,12 @@
 
 import { GIT_COMMANDS, GIT_GLOBAL_WITH_VALUE } from "./command-pattern.js";
 import type { StaticWord } from "./shell-syntax.js";
-import type { Unwrapped } from "./shell-wrappers.js";
+import { optionValues, type Unwrapped } from "./shell-wrappers.js";
 
 /** What a `-c key=value` setting runs; the value is undefined when only the run knows it. */
 export type GitSetting = (key: string, value: StaticWord) => Unwrapped | undefined;
 
+/** git options before the command that take no value (`--exec-path` alone prints the path). */
 const FLAGS =
   /^(-p|-P|--paginate|--no-pager|--bare|--no-replace-objects|--no-lazy-fetch|--literal-pathspecs|--glob-pathspecs|--noglob-pathspecs|--icase-pathspecs|--no-optional-locks|--no-advice|-v|--version|-h|--help|--html-path|--man-path|--info-path|--exec-path)$/;
 
@@ -130,20 +131,4 @@ function subcommand(reading: GitReading, name: StaticWord, args: readonly Static
   for (const [command, short, long] of COMMAND_OPTIONS)
     if (name === command)
       for (const value of optionValues(args, short, long)) reading.script(value, `git ${command} --${long}`);
-}
-
-/** The values of `-L VALUE`, `-LVALUE` (also bundled: `-iL VALUE`), `--long VALUE` and `--long=VALUE`. */
-function optionValues(args: readonly StaticWord[], short: string | undefined, long: string): StaticWord[] {
-  const values: StaticWord[] = [];
-  for (let k = 0; k < args.length; k++) {
-    const word = args[k];
-    if (word === undefined) continue;
-    if (word === `--${long}`) values.push(args[++k]);
-    else if (word.startsWith(`--${long}=`)) values.push(word.slice(long.length + 3));
-    else if (short !== undefined && new RegExp(`^-[A-Za-z]*${short}`).test(word)) {
-      const rest = word.slice(word.indexOf(short, 1) + 1);
-      values.push(rest !== "" ? rest : args[++k]);
-    }
-  }
-  return values;
 }

@@ -529,6 +529,73 @@ export function completion(argv: readonly StaticWord[]): Unwrapped {
   return { transparent: false, scripts: [callback] };
 }
 
+/** The values of `-L VALUE`, `-LVALUE` (also bundled: `-iL VALUE`), `--long VALUE` and `--long=VALUE`. */
+export function optionValues(
+  args: readonly StaticWord[],
+  short: string | undefined,
+  long: string,
+): StaticWord[] {
+  const values: StaticWord[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const word = args[k];
+    if (word === undefined) continue;
+    if (word === `--${long}`) values.push(args[++k]);
+    else if (word.startsWith(`--${long}=`)) values.push(word.slice(long.length + 3));
+    else if (short !== undefined && new RegExp(`^-[A-Za-z]*${short}`).test(word)) {
+      const rest = word.slice(word.indexOf(short, 1) + 1);
+      values.push(rest !== "" ? rest : args[++k]);
+    }
+  }
+  return values;
+}
+
+/**
+ * Options whose value is a command the program runs (`tar --to-command=CMD`, `tar -I CMD`,
+ * `rsync -e CMD`, `scp -S PROGRAM`): [short letter or undefined, long name, prefix of the value
+ * before the command (`--checkpoint-action=exec=CMD`)].
+ */
+export function commandOptions(name: string, options: readonly [string | undefined, string, string?][]) {
+  return (argv: readonly StaticWord[]): Unwrapped => {
+    const scripts: string[] = [];
+    for (const [short, long, prefix = ""] of options)
+      for (const value of optionValues(argv.slice(1), short, long)) {
+        if (value === undefined)
+          return { transparent: false, unresolved: `${name} --${long} runs a command that is not known` };
+        if (value.startsWith(prefix)) scripts.push(value.slice(prefix.length));
+      }
+    return scripts.length > 0 ? { transparent: false, scripts } : { transparent: false };
+  };
+}
+
+/** ssh's options that run a local command: `-o ProxyCommand=CMD` (also `-oKey CMD`); `-F FILE` can too. */
+const SSH_COMMAND_KEY = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*([\s\S]*)$/i;
+
+/** Letters of ssh, scp and sftp that take a value (the union of the three). */
+const SSH_WITH_VALUE = "BbcDEeFIiJLlmOoPpQRSWw";
+
+/** `ssh`, `scp`, `sftp`: the commands their options run locally (a remote command runs elsewhere). */
+export function ssh(argv: readonly StaticWord[]): Unwrapped {
+  const name = programName(argv[0]!);
+  const scripts: string[] = [];
+  let hidden: string | undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === undefined || word === "--" || !/^-[A-Za-z]/.test(word)) continue;
+    const at = [...word.slice(1)].findIndex((letter) => SSH_WITH_VALUE.includes(letter)) + 1;
+    if (at === 0) continue;
+    const letter = word[at]!;
+    const value = word.length > at + 1 ? word.slice(at + 1) : argv[++i];
+    if (value === undefined)
+      return { transparent: false, unresolved: `${name} -${letter} is given a value that is not known` };
+    const command = letter === "o" ? SSH_COMMAND_KEY.exec(value) : null;
+    if (command) scripts.push(command[2]!);
+    if (letter === "F")
+      hidden = `${name} -F reads a configuration file, which can run commands the rules cannot see`;
+    if (letter === "S" && name !== "ssh") scripts.push(value);
+  }
+  return { transparent: false, ...(scripts.length > 0 ? { scripts } : {}), ...(hidden ? { hidden } : {}) };
+}
+
 /** A program that runs code the line does not show (history, a loaded builtin, its own config). */
 export function hides(what: string, when: (argv: readonly StaticWord[]) => boolean = () => true) {
   return (argv: readonly StaticWord[]): Unwrapped =>
