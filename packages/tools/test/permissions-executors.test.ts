@@ -11,7 +11,13 @@ import path from "node:path";
 import { agentLoop, HookRegistry } from "@tern/agent";
 import { createFaux, fauxToolCall, type Message, type ToolResultMessage } from "@tern/ai";
 import { describe, expect, it } from "vitest";
-import { installPermissions, type PermissionMode, type PermissionRequest } from "../src/index.js";
+import {
+  installPermissions,
+  type PermissionCheck,
+  type PermissionMode,
+  PermissionPolicy,
+  type PermissionRequest,
+} from "../src/index.js";
 import { EXECUTORS } from "../src/permissions/shell-executors.js";
 import { callTool, workspace } from "./support.js";
 
@@ -57,6 +63,50 @@ describe("the executor table", () => {
       if (entry.code === "asked") expect(outcomes.every((o) => o === "ask")).toBe(true);
       else expect(outcomes).toContain("deny");
     }
+  });
+});
+
+describe(`under --deny-tool '${DENY}' in mode bypass`, () => {
+  const policy = new PermissionPolicy({ mode: "bypass", deny: [DENY] });
+  const verdict = (command: string) => {
+    const check: PermissionCheck = policy.check({ toolName: "bash", args: { command } });
+    return "ask" in check ? "ask" : check.allow ? "allow" : "deny";
+  };
+
+  it.each([
+    "npm test",
+    "node --test",
+    "git status",
+    "git log --oneline",
+    "git -C sub diff --stat",
+    "git commit -m 'rm x'",
+    "ls | wc -l",
+    "grep -rn rm src",
+    "man rm",
+    "echo rm x",
+    "tar -xzf a.tgz",
+    "ssh host uptime",
+    "PATH=$PATH:bin jest",
+    "make test",
+    "find . -name '*.ts' | sort",
+    "FOO=1 npm run build",
+    "export NODE_ENV=test; npm test",
+  ])("the ordinary %j is not newly asked", (command) => {
+    expect(verdict(command)).toBe("allow");
+  });
+
+  it.each([
+    "git -c",
+    "git --config-env",
+    "script -c",
+    "ssh -o",
+    "tar --to-command",
+    "rsync -e",
+    "compgen -C",
+    "parallel",
+    "env 'BASH_FUNC_x%%=() {' bash",
+  ])("the truncated %j is asked, and nothing throws", (command) => {
+    expect(verdict(command)).toBe("ask");
   });
 });
 
