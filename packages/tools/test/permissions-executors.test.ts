@@ -13,13 +13,12 @@ import { createFaux, fauxToolCall, type Message, type ToolResultMessage } from "
 import { describe, expect, it } from "vitest";
 import {
   installPermissions,
-  type PermissionCheck,
   type PermissionMode,
   PermissionPolicy,
   type PermissionRequest,
 } from "../src/index.js";
 import { EXECUTORS } from "../src/permissions/shell-executors.js";
-import { callTool, workspace } from "./support.js";
+import { callTool, verdict, workspace } from "./support.js";
 
 const DENY = "bash(rm:*)";
 const EXAMPLES = EXECUTORS.flatMap((entry) =>
@@ -68,10 +67,7 @@ describe("the executor table", () => {
 
 describe(`under --deny-tool '${DENY}' in mode bypass`, () => {
   const policy = new PermissionPolicy({ mode: "bypass", deny: [DENY] });
-  const verdict = (command: string) => {
-    const check: PermissionCheck = policy.check({ toolName: "bash", args: { command } });
-    return "ask" in check ? "ask" : check.allow ? "allow" : "deny";
-  };
+  const answer = (command: string) => verdict(policy.check({ toolName: "bash", args: { command } }));
 
   it.each([
     "npm test",
@@ -92,7 +88,7 @@ describe(`under --deny-tool '${DENY}' in mode bypass`, () => {
     "FOO=1 npm run build",
     "export NODE_ENV=test; npm test",
   ])("the ordinary %j is not newly asked", (command) => {
-    expect(verdict(command)).toBe("allow");
+    expect(answer(command)).toBe("allow");
   });
 
   it.each([
@@ -106,7 +102,7 @@ describe(`under --deny-tool '${DENY}' in mode bypass`, () => {
     "parallel",
     "env 'BASH_FUNC_x%%=() {' bash",
   ])("the truncated %j is asked, and nothing throws", (command) => {
-    expect(verdict(command)).toBe("ask");
+    expect(answer(command)).toBe("ask");
   });
 });
 

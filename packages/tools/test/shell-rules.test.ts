@@ -4,7 +4,8 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type PermissionCheck, PermissionPolicy } from "../src/index.js";
+import { PermissionPolicy } from "../src/index.js";
+import { verdict } from "./support.js";
 
 interface AttackTable {
   deny_rule: string;
@@ -19,11 +20,6 @@ const TABLES = ["shell-rule-attacks.json", "shell-rule-attacks-more.json"];
 
 function load(name: string): AttackTable {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as AttackTable;
-}
-
-function verdict(check: PermissionCheck): "allow" | "deny" | "ask" {
-  if ("ask" in check) return "ask";
-  return check.allow ? "allow" : "deny";
 }
 
 const bash = (command: string) => ({ toolName: "bash", args: { command } });
