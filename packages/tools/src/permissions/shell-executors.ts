@@ -331,6 +331,8 @@ export const EXECUTORS: readonly Executor[] = [
       "git -c core.hooksPath=hooks commit -q --allow-empty -m x": "ask",
       "git rebase -x 'rm x' HEAD": "deny",
       "git submodule foreach 'rm x'": "deny",
+      "git config alias.zz '!rm x'": "deny",
+      "git config core.fsmonitor 'rm x'": "deny",
     },
   ),
   {
@@ -386,6 +388,7 @@ export const EXECUTORS: readonly Executor[] = [
       "GIT_PAGER='rm x' git -p help -a": "deny",
       "PAGER=less git log": "ask",
       "export EDITOR=vi; git commit": "ask",
+      "declare -n p=PAGER; p=less; export p; git log": "ask",
     },
   },
   {

@@ -120,6 +120,7 @@ function subcommand(reading: GitReading, name: StaticWord, args: readonly Static
   if (name === "bisect" && args[0] === "run") reading.inners.push(args.slice(1));
   if (name === "clone")
     for (const value of optionValues(args, "c", "config")) reading.configure(value, false);
+  if (name === "config") configWrite(reading, args);
   if (name === "grep")
     for (const word of args)
       if (word !== undefined && /^(-O|--open-files-in-pager=)./.test(word))
@@ -131,4 +132,23 @@ function subcommand(reading: GitReading, name: StaticWord, args: readonly Static
   for (const [command, short, long] of COMMAND_OPTIONS)
     if (name === command)
       for (const value of optionValues(args, short, long)) reading.script(value, `git ${command} --${long}`);
+}
+
+/** `git config [set] KEY VALUE` writes a setting later git commands use: judged like `-c KEY=VALUE`. */
+function configWrite(reading: GitReading, args: readonly StaticWord[]): void {
+  const operands: StaticWord[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const word = args[k];
+    if (word !== undefined && /^(-f|--file|--blob|--type|--default|--comment|--value)$/.test(word)) k++;
+    else if (word === undefined || !word.startsWith("-")) operands.push(word);
+  }
+  if (operands[0] === "set") operands.shift();
+  const [key, value] = operands;
+  if (key === undefined) {
+    if (operands.length > 0)
+      reading.hide("git config writes a setting whose name is only known when it runs");
+    return;
+  }
+  if (operands.length < 2) return;
+  reading.configure(value === undefined ? undefined : `${key}=${value}`, false);
 }

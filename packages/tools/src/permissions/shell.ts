@@ -134,10 +134,16 @@ class Analyzer {
       case "Redirect":
         this.redirect(node, src);
         break;
-      case "DeclClause":
+      case "DeclClause": {
+        // `declare -n r=BASH_ENV` makes r another name for BASH_ENV: the value is a variable's name.
+        const nameref = node.Args.some(
+          (assign: ShNode) => !assign.Name && assign.Value && /^-\w*n/.test(staticWord(assign.Value) ?? ""),
+        );
         for (const assign of node.Args) {
           if (assign.Name) {
-            this.assigned(assign.Name.Value, assign.Value ? staticWord(assign.Value) : "", depth);
+            const value = assign.Value ? staticWord(assign.Value) : "";
+            this.assigned(assign.Name.Value, value, depth);
+            if (nameref) this.assigned(value ?? "", undefined, depth);
             this.setVariable(assign.Name.Value);
             continue;
           }
@@ -155,6 +161,7 @@ class Analyzer {
           } else this.assigned(word, undefined, depth);
         }
         break;
+      }
       case "ArithmExp":
       case "ArithmCmd":
       case "LetClause":
