@@ -5,13 +5,8 @@
 import { link, mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createTools, type PermissionCheck, PermissionPolicy } from "../src/index.js";
-import { callTool, files, symlink, workspace } from "./support.js";
-
-function verdict(check: PermissionCheck): "allow" | "deny" | "ask" {
-  if ("ask" in check) return "ask";
-  return check.allow ? "allow" : "deny";
-}
+import { createTools, PermissionPolicy } from "../src/index.js";
+import { callTool, files, symlink, verdict, workspace } from "./support.js";
 
 const edit = (p: string) => ({
   toolName: "edit",

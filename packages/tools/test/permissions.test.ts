@@ -1,22 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   analyzeCommand,
-  type PermissionCheck,
   type PermissionMode,
   PermissionPolicy,
   type PermissionRequest,
   parseRule,
 } from "../src/index.js";
+import { verdict } from "./support.js";
 
 const bash = (command: string) => ({ toolName: "bash", args: { command } });
 const write = (path: string) => ({ toolName: "write", args: { path, content: "x" } });
 const read = (path: string) => ({ toolName: "read", args: { path } });
-
-/** "allow", "deny" or "ask" for a call under a policy. */
-function verdict(check: PermissionCheck): "allow" | "deny" | "ask" {
-  if ("ask" in check) return "ask";
-  return check.allow ? "allow" : "deny";
-}
 
 describe("parseRule", () => {
   it("parses names, globs and argument patterns", () => {

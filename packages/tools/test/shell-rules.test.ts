@@ -4,24 +4,22 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type PermissionCheck, PermissionPolicy } from "../src/index.js";
+import { PermissionPolicy } from "../src/index.js";
+import { verdict } from "./support.js";
 
 interface AttackTable {
   deny_rule: string;
   deny: string[];
   allow: { rule: string; command: string; allowed_without_asking: boolean }[];
   not_rm?: string[];
+  /** The exact answer some deny forms must get under deny_rule (mode bypass). */
+  deny_outcomes?: Record<string, "deny" | "ask">;
 }
 
 const TABLES = ["shell-rule-attacks.json", "shell-rule-attacks-more.json"];
 
 function load(name: string): AttackTable {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as AttackTable;
-}
-
-function verdict(check: PermissionCheck): "allow" | "deny" | "ask" {
-  if ("ask" in check) return "ask";
-  return check.allow ? "allow" : "deny";
 }
 
 const bash = (command: string) => ({ toolName: "bash", args: { command } });
@@ -34,6 +32,17 @@ for (const name of TABLES) {
       expect(verdict(policy.check(bash(command)))).not.toBe("allow");
     });
   });
+
+  const outcomes = Object.entries(table.deny_outcomes ?? {});
+  if (outcomes.length > 0)
+    describe(`${name}: deny forms with an exact answer`, () => {
+      const policy = new PermissionPolicy({ mode: "bypass", deny: [table.deny_rule] });
+      const denyForms = TABLES.flatMap((other) => load(other).deny);
+      it.each(outcomes)("%j → %s", (command, outcome) => {
+        expect(denyForms).toContain(command);
+        expect(verdict(policy.check(bash(command)))).toBe(outcome);
+      });
+    });
 
   describe(`${name}: allow forms`, () => {
     it.each(table.allow)("$rule, $command → allowed without asking: $allowed_without_asking", (form) => {

@@ -6,7 +6,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type AgentToolResult, validateArguments } from "@tern/agent";
 import { afterEach } from "vitest";
-import { type AnyBuiltinTool, type CreateToolsOptions, createTools } from "../src/index.js";
+import {
+  type AnyBuiltinTool,
+  type CreateToolsOptions,
+  createTools,
+  type PermissionCheck,
+} from "../src/index.js";
 
 const created: string[] = [];
 
@@ -102,4 +107,10 @@ export async function callTool(
       ? raw.content
       : raw.content.map((p) => (p.type === "text" ? p.text : "")).join("");
   return { text, isError: raw.isError === true, details: raw.details, updates };
+}
+
+/** "allow", "deny" or "ask": what a permission check decided. */
+export function verdict(check: PermissionCheck): "allow" | "deny" | "ask" {
+  if ("ask" in check) return "ask";
+  return check.allow ? "allow" : "deny";
 }

@@ -102,7 +102,7 @@ function wordMatches(token: string, word: string): boolean {
 }
 
 /** git's own commands; any other name is an alias, which can run a shell command from config. */
-const GIT_COMMANDS = new Set(
+export const GIT_COMMANDS: ReadonlySet<string> = new Set(
   (
     "add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap " +
     "check-ref-format checkout cherry cherry-pick clean clone commit commit-graph commit-tree config count-objects " +
@@ -134,8 +134,8 @@ const GIT_RISKY_FOR: Record<string, RegExp> = {
   rebase: /^-x.*$/,
   grep: /^-O.*$/,
 };
-/** git options before the command that take the next word as their value. */
-const GIT_GLOBAL_WITH_VALUE = new Set([
+/** git options before the command that take a value (the next word, or attached with `=`). */
+export const GIT_GLOBAL_WITH_VALUE: ReadonlySet<string> = new Set([
   "-c",
   "-C",
   "--config-env",
@@ -144,6 +144,8 @@ const GIT_GLOBAL_WITH_VALUE = new Set([
   "--namespace",
   "--exec-path",
   "--super-prefix",
+  "--list-cmds",
+  "--attr-source",
 ]);
 /** git options after the command that run programs, write files or leave the repository. */
 const GIT_RISKY =

@@ -146,7 +146,8 @@ export class PermissionPolicy {
 
   private askRequest(call: CallInput, kind: ToolKind, unsureRule?: string): PermissionCheck {
     const summary = describeCall(call.toolName, call.args, this.root);
-    const why = unsureRule ? analyzeCommand(String(call.args.command ?? "")).unresolved.slice(0, 3) : [];
+    const shell = unsureRule ? analyzeCommand(String(call.args.command ?? "")) : undefined;
+    const why = shell ? [...shell.unresolved, ...shell.hidden].slice(0, 3) : [];
     return {
       ...(unsureRule
         ? { unsure: `the rule "${unsureRule}" cannot tell what this command runs: ${why.join("; ")}` }

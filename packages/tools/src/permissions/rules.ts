@@ -5,6 +5,7 @@ import picomatch from "picomatch";
 import { CommandPattern, type Match } from "./command-pattern.js";
 import { type Root, rootOf, spellings } from "./real-path.js";
 import { analyzeCommand } from "./shell.js";
+import type { StaticWord } from "./shell-syntax.js";
 import type { PermissionRule } from "./types.js";
 
 /** Tools whose rule pattern is a path glob, and the argument that holds the path. */
@@ -91,23 +92,33 @@ export class CompiledRule {
 
   /**
    * Deny semantics: for bash, any one command the line can run is enough, wherever it sits
-   * (substitutions, bodies, `bash -c` strings, behind `sudo`/`xargs`/`find -exec`). "maybe" when
-   * the line runs something only the run knows (`$x`, `eval "$x"`, a parse error): the caller asks.
+   * (substitutions, bodies, `bash -c` strings, behind `sudo`/`xargs`/`find -exec`, git aliases).
+   * "maybe" when the line runs something only the run knows (`$x`, `eval "$x"`, a parse error) or
+   * code no rule can see (`BASH_ENV`, a script file), or when a program the executor table does
+   * not know is given the denied command as its arguments (`chronic rm x`): the caller asks.
    */
   denies(call: CallSubject): Match {
     if (!this.matchesName(call.toolName)) return "no";
     if (this.rule.pattern === undefined) return "yes";
     if (COMMAND_TOOLS.has(call.toolName)) {
       const shell = analyzeCommand(String(call.args.command ?? ""));
-      let result: Match = shell.unresolved.length > 0 ? "maybe" : "no";
+      let result: Match = shell.unresolved.length > 0 || shell.hidden.length > 0 ? "maybe" : "no";
       for (const invocation of shell.invocations) {
         const match = this.commandPattern!.denies(invocation.argv);
         if (match === "yes") return "yes";
-        if (match === "maybe") result = "maybe";
+        if (match === "maybe" || (invocation.mayRunArguments && this.namedInArguments(invocation.argv)))
+          result = "maybe";
       }
       return result;
     }
     return this.matchesArgument(call, true) ? "yes" : "no";
+  }
+
+  /** True when the words from some argument on are what the rule denies (`foo -- rm x`). */
+  private namedInArguments(argv: readonly StaticWord[]): boolean {
+    return argv.some(
+      (word, i) => i > 0 && word !== undefined && this.commandPattern!.denies(argv.slice(i)) === "yes",
+    );
   }
 
   /** For deny rules that cover reading: true when the file at `abs` is one the rule names. */

@@ -1,6 +1,7 @@
-// Commands that run other commands: `sudo rm x` runs rm, `xargs rm` runs rm, `bash -c 'rm x'` runs
-// a script. For each known wrapper this finds what it runs, reading its options the way the real
-// program does; an option it does not know makes the inner command unknown (the rules then ask).
+// How programs that run other commands are read: `sudo rm x` runs rm, `xargs rm` runs rm,
+// `bash -c 'rm x'` runs a script. Each reader finds what its program runs, reading its options the
+// way the real program does; an option it does not know makes the inner command unknown (the rules
+// then ask). Which program uses which reader is the executor table's business (shell-executors.ts).
 
 import path from "node:path";
 import type { StaticWord } from "./shell-syntax.js";
@@ -18,6 +19,10 @@ export interface Unwrapped {
   unresolved?: string;
   /** A shell that reads its script from standard input: the caller supplies a heredoc, if any. */
   readsStdin?: boolean;
+  /** Code it runs that no rule can see (a script file, its configuration): deny rules then ask. */
+  hidden?: string;
+  /** `NAME=value` words it puts in the inner command's environment (`env`, `sudo`). */
+  assigns?: string[];
 }
 
 /** Short options with an argument, short options without, long options with an argument, long without. */
@@ -26,8 +31,8 @@ interface OptionSpec {
   flags?: string;
   /** Short options whose argument, if any, is attached (`xargs -i{}`). */
   optionalArg?: string;
-  longWithArg?: string[];
-  longFlags?: string[];
+  longWithArg?: readonly string[];
+  longFlags?: readonly string[];
   /** `-5` style numbers (nice). */
   numeric?: boolean;
 }
@@ -94,12 +99,18 @@ function readOptions(argv: readonly StaticWord[], from: number, spec: OptionSpec
   return { next: i, seen };
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
-function skipAssignments(argv: readonly StaticWord[], from: number): number | undefined {
+/**
+ * The `NAME=value` words before the command of `env` and `sudo`. Any word with a `=` is one, as
+ * env itself reads them (`env 'a b=1' rm x` runs rm); undefined when a word is not known.
+ */
+function assignmentsAt(
+  argv: readonly StaticWord[],
+  from: number,
+): { next: number; assigns: string[] } | undefined {
   let i = from;
-  while (i < argv.length && argv[i] !== undefined && ASSIGNMENT.test(argv[i]!)) i++;
-  return i < argv.length && argv[i] === undefined ? undefined : i;
+  while (i < argv.length && argv[i] !== undefined && argv[i]!.includes("=")) i++;
+  if (i < argv.length && argv[i] === undefined) return undefined;
+  return { next: i, assigns: argv.slice(from, i) as string[] };
 }
 
 function runs(transparent: boolean, inner: StaticWord[]): Unwrapped {
@@ -112,7 +123,7 @@ const unknown = (name: string): Unwrapped => ({
 });
 
 /** Runs what follows the options (the usual shape: `nice -n 5 CMD…`). */
-function prefixWrapper(name: string, spec: OptionSpec, transparent = true) {
+export function prefixWrapper(name: string, spec: OptionSpec, transparent = true) {
   return (argv: readonly StaticWord[]): Unwrapped => {
     const options = readOptions(argv, 1, spec);
     if (!options) return unknown(name);
@@ -121,7 +132,7 @@ function prefixWrapper(name: string, spec: OptionSpec, transparent = true) {
   };
 }
 
-function sudo(argv: readonly StaticWord[]): Unwrapped {
+export function sudo(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, {
     withArg: "CDghpRrTtUu",
     flags: "AbEHiKknPSsv",
@@ -154,13 +165,12 @@ function sudo(argv: readonly StaticWord[]): Unwrapped {
     ],
   });
   if (!options) return unknown("sudo");
-  const start = skipAssignments(argv, options.next);
-  if (start === undefined) return unknown("sudo");
-  const inner = argv.slice(start);
-  return runs(false, inner);
+  const assigned = assignmentsAt(argv, options.next);
+  if (assigned === undefined) return unknown("sudo");
+  return { ...runs(false, argv.slice(assigned.next)), assigns: assigned.assigns };
 }
 
-function env(argv: readonly StaticWord[]): Unwrapped {
+export function env(argv: readonly StaticWord[]): Unwrapped {
   // A lone "-" is the old spelling of -i.
   let from = 1;
   while (argv[from] === "-") from++;
@@ -171,8 +181,9 @@ function env(argv: readonly StaticWord[]): Unwrapped {
     longFlags: ["ignore-environment", "null", "debug", "list-signal-handling"],
   });
   if (!options) return unknown("env");
-  const start = skipAssignments(argv, options.next);
-  if (start === undefined) return unknown("env");
+  const assigned = assignmentsAt(argv, options.next);
+  if (assigned === undefined) return unknown("env");
+  const { next: start, assigns } = assigned;
   const split = options.seen.get("-S") ?? options.seen.get("--split-string");
   const rest = argv.slice(start);
   // Plain `env CMD` only looks the command up; options and assignments change what it runs with.
@@ -180,12 +191,16 @@ function env(argv: readonly StaticWord[]): Unwrapped {
   if (options.seen.has("-S") || options.seen.has("--split-string")) {
     if (split === undefined || rest.some((w) => w === undefined))
       return { transparent: false, unresolved: "env -S splits a string that is not known" };
-    return { transparent: false, scripts: [[split, ...(rest as string[]).map(shellQuote)].join(" ")] };
+    return {
+      transparent: false,
+      scripts: [[split, ...(rest as string[]).map(shellQuote)].join(" ")],
+      assigns,
+    };
   }
-  return runs(transparent, rest);
+  return { ...runs(transparent, rest), assigns };
 }
 
-function timeout(argv: readonly StaticWord[]): Unwrapped {
+export function timeout(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, {
     withArg: "ks",
     flags: "v",
@@ -197,7 +212,7 @@ function timeout(argv: readonly StaticWord[]): Unwrapped {
   return runs(true, inner);
 }
 
-function timeCommand(argv: readonly StaticWord[]): Unwrapped {
+export function timeCommand(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, {
     withArg: "fo",
     flags: "apqv",
@@ -212,7 +227,7 @@ function timeCommand(argv: readonly StaticWord[]): Unwrapped {
   return result;
 }
 
-function command(argv: readonly StaticWord[]): Unwrapped {
+export function command(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, { flags: "pvV" });
   if (!options) return unknown("command");
   // `command -v rm` only says where rm is.
@@ -222,7 +237,7 @@ function command(argv: readonly StaticWord[]): Unwrapped {
 }
 
 /** The words xargs appends come from its input: the inner command ends with an unknown word. */
-function xargs(argv: readonly StaticWord[]): Unwrapped {
+export function xargs(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, {
     withArg: "adEILnPs",
     optionalArg: "eil",
@@ -251,7 +266,7 @@ const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 const FIND_WRITES = new Set(["-fprint", "-fprint0", "-fprintf", "-fls"]);
 
 /** `find … -exec CMD {} ;` runs CMD once per file; `{}` stands for a file name (unknown). */
-function find(argv: readonly StaticWord[]): Unwrapped {
+export function find(argv: readonly StaticWord[]): Unwrapped {
   const result: Unwrapped = { transparent: false };
   const inners: StaticWord[][] = [];
   const writes: string[] = [];
@@ -269,13 +284,17 @@ function find(argv: readonly StaticWord[]): Unwrapped {
   return result;
 }
 
-const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash"]);
+export const SHELLS = new Set(["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash"]);
 
-/** `bash -c SCRIPT`, `bash -lc SCRIPT`, `bash` reading stdin; `bash FILE` runs a file rules cannot see. */
-function shell(argv: readonly StaticWord[]): Unwrapped {
+/**
+ * `bash -c SCRIPT`, `bash -lc SCRIPT`, `bash` reading stdin; `bash FILE`, `--rcfile FILE` and
+ * `--init-file FILE` run a file the rules cannot see.
+ */
+export function shell(argv: readonly StaticWord[]): Unwrapped {
   let i = 1;
   let dashC = false;
   let readsStdin = false;
+  let startupFile = false;
   while (i < argv.length) {
     const word = argv[i];
     if (word === undefined) return { transparent: false, unresolved: "the shell's options are not known" };
@@ -283,13 +302,8 @@ function shell(argv: readonly StaticWord[]): Unwrapped {
       i++;
       break;
     }
-    if (
-      /^[-+]o$/.test(word) ||
-      word === "-O" ||
-      word === "+O" ||
-      word === "--rcfile" ||
-      word === "--init-file"
-    ) {
+    if (word === "--rcfile" || word === "--init-file") startupFile = true;
+    if (/^[-+]o$/.test(word) || word === "-O" || word === "+O" || startupFile) {
       i += 2;
       continue;
     }
@@ -302,36 +316,37 @@ function shell(argv: readonly StaticWord[]): Unwrapped {
     if (word.startsWith("-") && word.includes("s")) readsStdin = true;
     i++;
   }
+  const hidden = startupFile ? { hidden: "the shell first runs a startup file the rules cannot see" } : {};
   if (dashC) {
     const script = argv[i];
     if (script === undefined)
       return { transparent: false, unresolved: "the shell runs a script that is not known from the source" };
-    return { transparent: false, scripts: [script] };
+    return { transparent: false, scripts: [script], ...hidden };
   }
-  if (readsStdin || i >= argv.length) return { transparent: false, readsStdin: true };
-  return scriptFile(argv[i]);
+  if (readsStdin || i >= argv.length) return { transparent: false, readsStdin: true, ...hidden };
+  return { ...scriptFile(argv[i]), ...hidden };
 }
 
 /** Files that are the shell's own standard input. */
 const STDIN_FILES = new Set(["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]);
 
 /**
- * A script file run by a shell or `source`: its content is not checked (like any program's), but
- * one named by a substitution (`source <(…)`) or standard input is the output of a command.
+ * A script file run by a shell or `source`: its commands are not known from the line (deny rules
+ * ask), and one named by a substitution (`source <(…)`) or standard input is the output of a command.
  */
 function scriptFile(file: StaticWord): Unwrapped {
   if (file === undefined)
     return { transparent: false, unresolved: "a shell runs a script file named only when it runs" };
   if (STDIN_FILES.has(file)) return { transparent: false, readsStdin: true };
-  return { transparent: false };
+  return { transparent: false, hidden: `it runs the commands in ${file}, which the rules cannot see` };
 }
 
-function source(argv: readonly StaticWord[]): Unwrapped {
+export function source(argv: readonly StaticWord[]): Unwrapped {
   return argv.length > 1 ? scriptFile(argv[1]) : { transparent: false };
 }
 
 /** `su -c CMD`, `runuser -c CMD`, `sg GROUP -c CMD`: a script; without -c an interactive shell. */
-function suLike(name: string) {
+export function suLike(name: string) {
   return (argv: readonly StaticWord[]): Unwrapped => {
     const at = argv.findIndex((w, i) => i > 0 && (w === "-c" || w === "--command"));
     if (at === -1) {
@@ -347,7 +362,7 @@ function suLike(name: string) {
 }
 
 /** `watch CMD ARGS…` runs its words joined through `sh -c`. */
-function watch(argv: readonly StaticWord[]): Unwrapped {
+export function watch(argv: readonly StaticWord[]): Unwrapped {
   const options = readOptions(argv, 1, {
     withArg: "dnq",
     flags: "bcegprtwx",
@@ -366,7 +381,7 @@ function watch(argv: readonly StaticWord[]): Unwrapped {
  * Programs that run the command after a fixed number of operands (`chrt 5 CMD`, `flock FILE CMD`).
  * Their options are not modelled: with any option the inner command is unknown.
  */
-function runner(name: string, operands: number) {
+export function runner(name: string, operands: number) {
   return (argv: readonly StaticWord[]): Unwrapped => {
     if (argv.slice(1).some((w) => w === undefined || w.startsWith("-"))) return unknown(name);
     return runs(false, argv.slice(1 + operands));
@@ -374,14 +389,14 @@ function runner(name: string, operands: number) {
 }
 
 /** `hash -p /bin/rm ls` makes `ls` run rm. */
-function hash(argv: readonly StaticWord[]): Unwrapped {
+export function hash(argv: readonly StaticWord[]): Unwrapped {
   if (argv.some((w) => w === undefined || /^-\w*p/.test(w)))
     return { transparent: false, unresolved: "hash -p makes a name run another program" };
   return { transparent: false };
 }
 
 /** `mapfile -C CALLBACK` evaluates CALLBACK for every few lines read. */
-function mapfile(argv: readonly StaticWord[]): Unwrapped {
+export function mapfile(argv: readonly StaticWord[]): Unwrapped {
   const at = argv.findIndex((w, i) => i > 0 && (w === undefined || w.startsWith("-C")));
   if (at === -1) return { transparent: false };
   const word = argv[at];
@@ -391,7 +406,7 @@ function mapfile(argv: readonly StaticWord[]): Unwrapped {
   return { transparent: false, scripts: [callback] };
 }
 
-function evalCommand(argv: readonly StaticWord[]): Unwrapped {
+export function evalCommand(argv: readonly StaticWord[]): Unwrapped {
   const args = argv.slice(1);
   if (args.some((w) => w === undefined))
     return { transparent: false, unresolved: "eval runs text that is not known from the source" };
@@ -399,7 +414,7 @@ function evalCommand(argv: readonly StaticWord[]): Unwrapped {
 }
 
 /** `alias r=rm`: the value runs wherever `r` is used later. */
-function alias(argv: readonly StaticWord[]): Unwrapped {
+export function alias(argv: readonly StaticWord[]): Unwrapped {
   const scripts: string[] = [];
   for (const word of argv.slice(1)) {
     if (word === undefined)
@@ -411,7 +426,7 @@ function alias(argv: readonly StaticWord[]): Unwrapped {
 }
 
 /** `trap 'CMD' SIGNAL…` runs CMD later. */
-function trap(argv: readonly StaticWord[]): Unwrapped {
+export function trap(argv: readonly StaticWord[]): Unwrapped {
   let i = 1;
   if (argv[i] === "--") i++;
   if (argv[i] === "-p" || argv[i] === "-l" || argv.length - i < 2) return { transparent: false };
@@ -422,71 +437,169 @@ function trap(argv: readonly StaticWord[]): Unwrapped {
 }
 
 /** `busybox rm x` runs its applet; `busybox sh -c` a script. */
-function busybox(argv: readonly StaticWord[]): Unwrapped {
+export function busybox(argv: readonly StaticWord[]): Unwrapped {
   const inner = argv.slice(1);
   return runs(false, inner);
 }
 
-type Unwrapper = (argv: readonly StaticWord[]) => Unwrapped;
+/** `script -c CMD [FILE]` runs CMD through the shell; without -c an interactive shell on its input. */
+export function script(argv: readonly StaticWord[]): Unwrapped {
+  const options = readOptions(argv, 1, {
+    withArg: "cBEIOTmo",
+    optionalArg: "t",
+    flags: "aefqhV",
+    longWithArg: [
+      "command",
+      "echo",
+      "log-in",
+      "log-out",
+      "log-io",
+      "log-timing",
+      "logging-format",
+      "output-limit",
+    ],
+    longFlags: ["append", "return", "flush", "force", "quiet", "timing", "help", "version"],
+  });
+  if (!options) return unknown("script");
+  const logs = argv.slice(options.next);
+  const writes = logs.filter((file) => file !== "/dev/null").map((file) => file ?? "(unknown file)");
+  const result: Unwrapped = { transparent: false, ...(writes.length > 0 ? { writes } : {}) };
+  if (!options.seen.has("-c") && !options.seen.has("--command")) return { ...result, readsStdin: true };
+  const command = options.seen.get("-c") ?? options.seen.get("--command");
+  if (command === undefined) return { ...result, unresolved: "script -c runs a command that is not known" };
+  return { ...result, scripts: [command] };
+}
 
-const WRAPPERS: Record<string, Unwrapper> = {
-  sudo,
-  doas: prefixWrapper("doas", { withArg: "uC", flags: "Lns" }, false),
-  env,
-  nice: prefixWrapper("nice", { withArg: "n", longWithArg: ["adjustment"], numeric: true }),
-  timeout,
-  ionice: prefixWrapper("ionice", {
-    withArg: "cnpPu",
-    flags: "t",
-    longWithArg: ["class", "classdata", "pid", "pgid", "uid"],
-    longFlags: ["ignore"],
-  }),
-  stdbuf: prefixWrapper("stdbuf", { withArg: "ioe", longWithArg: ["input", "output", "error"] }),
-  nohup: prefixWrapper("nohup", {}),
-  time: timeCommand,
-  command,
-  builtin: prefixWrapper("builtin", {}),
-  exec: prefixWrapper("exec", { withArg: "a", flags: "cl" }),
-  setsid: prefixWrapper("setsid", { flags: "cfw", longFlags: ["ctty", "fork", "wait"] }),
-  xargs,
-  find,
-  eval: evalCommand,
-  alias,
-  trap,
-  busybox,
-  // mvdan/sh reads `time -p -- rm x` as running a command named "--"; bash runs rm.
-  "--": (argv) => runs(true, argv.slice(1)),
-  source,
-  ".": source,
-  su: suLike("su"),
-  runuser: suLike("runuser"),
-  sg: suLike("sg"),
-  watch,
-  chrt: runner("chrt", 1),
-  taskset: runner("taskset", 1),
-  flock: runner("flock", 1),
-  chroot: runner("chroot", 1),
-  setarch: runner("setarch", 1),
-  unshare: runner("unshare", 0),
-  nsenter: runner("nsenter", 0),
-  pkexec: runner("pkexec", 0),
-  strace: runner("strace", 0),
-  ltrace: runner("ltrace", 0),
-  valgrind: runner("valgrind", 0),
-  fakeroot: runner("fakeroot", 0),
-  numactl: runner("numactl", 0),
-  prlimit: runner("prlimit", 0),
-  "systemd-run": runner("systemd-run", 0),
-  hash,
-  mapfile,
-  readarray: mapfile,
-};
+/** `flock [options] FILE CMD…` or `flock [options] FILE -c CMD` (through the shell). */
+export function flock(argv: readonly StaticWord[]): Unwrapped {
+  const options = readOptions(argv, 1, {
+    withArg: "wE",
+    flags: "sexnoFuhV",
+    longWithArg: ["timeout", "wait", "conflict-exit-code"],
+    longFlags: ["shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose"],
+  });
+  if (!options) return unknown("flock");
+  const flag = argv[options.next + 1];
+  if (flag === "-c" || flag === "--command") {
+    const command = argv[options.next + 2];
+    if (command === undefined)
+      return { transparent: false, unresolved: "flock -c runs a command that is not known" };
+    return { transparent: false, scripts: [command] };
+  }
+  return runs(false, argv.slice(options.next + 1));
+}
 
-/** What a command with a known name runs, or undefined when it runs nothing else. */
-export function unwrap(argv: readonly StaticWord[]): Unwrapped | undefined {
+/**
+ * GNU parallel: `parallel CMD… ::: ARGS` runs CMD (through the shell) with each argument;
+ * without CMD each argument is a command; without `:::` the commands come from its input.
+ * Its many options are not modelled: with any, what it runs is unknown.
+ */
+export function parallel(argv: readonly StaticWord[]): Unwrapped {
+  const words = argv.slice(1);
+  if (words.some((w) => w === undefined || /^-/.test(w)))
+    return { transparent: false, unresolved: "the options of parallel could not be read" };
+  const known = words as string[];
+  const sources = known.findIndex((w) => /^:::/.test(w) || w === "::::");
+  const commandWords = sources === -1 ? known : known.slice(0, sources);
+  if (commandWords.length > 0) return { transparent: false, scripts: [commandWords.join(" ")] };
+  if (sources === -1)
+    return { transparent: false, unresolved: "parallel runs commands from its input, which is not known" };
+  if (known[sources] !== ":::")
+    return { transparent: false, unresolved: "parallel runs commands from a file the rules cannot see" };
+  return { transparent: false, scripts: known.slice(sources + 1).filter((w) => !/^:::/.test(w)) };
+}
+
+/** `pee CMD…` (moreutils) runs each argument through the shell. */
+export function pee(argv: readonly StaticWord[]): Unwrapped {
+  const args = argv.slice(1);
+  if (args.some((w) => w === undefined))
+    return { transparent: false, unresolved: "pee runs commands that are not known" };
+  return { transparent: false, scripts: (args as string[]).filter((w) => !w.startsWith("--")) };
+}
+
+/** `compgen -C CMD` and `complete -C CMD` run CMD to list completions. */
+export function completion(argv: readonly StaticWord[]): Unwrapped {
+  const at = argv.findIndex((w, i) => i > 0 && (w === undefined || /^-\w*C/.test(w)));
+  if (at === -1) return { transparent: false };
+  const word = argv[at];
+  const attached = word?.slice(word.indexOf("C") + 1);
+  const callback = attached ? attached : argv[at + 1];
+  if (callback === undefined)
+    return { transparent: false, unresolved: "a completion runs a command that is not known" };
+  return { transparent: false, scripts: [callback] };
+}
+
+/** The values of `-L VALUE`, `-LVALUE` (also bundled: `-iL VALUE`), `--long VALUE` and `--long=VALUE`. */
+export function optionValues(
+  args: readonly StaticWord[],
+  short: string | undefined,
+  long: string,
+): StaticWord[] {
+  const values: StaticWord[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const word = args[k];
+    if (word === undefined) continue;
+    if (word === `--${long}`) values.push(args[++k]);
+    else if (word.startsWith(`--${long}=`)) values.push(word.slice(long.length + 3));
+    else if (short !== undefined && new RegExp(`^-[A-Za-z]*${short}`).test(word)) {
+      const rest = word.slice(word.indexOf(short, 1) + 1);
+      values.push(rest !== "" ? rest : args[++k]);
+    }
+  }
+  return values;
+}
+
+/**
+ * Options whose value is a command the program runs (`tar --to-command=CMD`, `tar -I CMD`,
+ * `rsync -e CMD`, `scp -S PROGRAM`): [short letter or undefined, long name, prefix of the value
+ * before the command (`--checkpoint-action=exec=CMD`)].
+ */
+export function commandOptions(name: string, options: readonly [string | undefined, string, string?][]) {
+  return (argv: readonly StaticWord[]): Unwrapped => {
+    const scripts: string[] = [];
+    for (const [short, long, prefix = ""] of options)
+      for (const value of optionValues(argv.slice(1), short, long)) {
+        if (value === undefined)
+          return { transparent: false, unresolved: `${name} --${long} runs a command that is not known` };
+        if (value.startsWith(prefix)) scripts.push(value.slice(prefix.length));
+      }
+    return scripts.length > 0 ? { transparent: false, scripts } : { transparent: false };
+  };
+}
+
+/** ssh's options that run a local command: `-o ProxyCommand=CMD` (also `-oKey CMD`); `-F FILE` can too. */
+const SSH_COMMAND_KEY = /^\s*(ProxyCommand|LocalCommand|KnownHostsCommand)\s*[=\s]\s*([\s\S]*)$/i;
+
+/** Letters of ssh, scp and sftp that take a value (the union of the three). */
+const SSH_WITH_VALUE = "BbcDEeFIiJLlmOoPpQRSWw";
+
+/** `ssh`, `scp`, `sftp`: the commands their options run locally (a remote command runs elsewhere). */
+export function ssh(argv: readonly StaticWord[]): Unwrapped {
   const name = programName(argv[0]!);
-  if (SHELLS.has(name)) return shell(argv);
-  return WRAPPERS[name]?.(argv);
+  const scripts: string[] = [];
+  let hidden: string | undefined;
+  for (let i = 1; i < argv.length; i++) {
+    const word = argv[i];
+    if (word === undefined || word === "--" || !/^-[A-Za-z]/.test(word)) continue;
+    const at = [...word.slice(1)].findIndex((letter) => SSH_WITH_VALUE.includes(letter)) + 1;
+    if (at === 0) continue;
+    const letter = word[at]!;
+    const value = word.length > at + 1 ? word.slice(at + 1) : argv[++i];
+    if (value === undefined)
+      return { transparent: false, unresolved: `${name} -${letter} is given a value that is not known` };
+    const command = letter === "o" ? SSH_COMMAND_KEY.exec(value) : null;
+    if (command) scripts.push(command[2]!);
+    if (letter === "F")
+      hidden = `${name} -F reads a configuration file, which can run commands the rules cannot see`;
+    if (letter === "S" && name !== "ssh") scripts.push(value);
+  }
+  return { transparent: false, ...(scripts.length > 0 ? { scripts } : {}), ...(hidden ? { hidden } : {}) };
+}
+
+/** A program that runs code the line does not show (history, a loaded builtin, its own config). */
+export function hides(what: string, when: (argv: readonly StaticWord[]) => boolean = () => true) {
+  return (argv: readonly StaticWord[]): Unwrapped =>
+    when(argv) ? { transparent: false, hidden: what } : { transparent: false };
 }
 
 /** The program a command name runs: `/bin/rm` and `./rm` are rm. */

@@ -3,6 +3,7 @@
 // wrappers and `bash -c`/`eval` strings run, the files it redirects into, and what cannot be known
 // without running it. Permission rules are matched against this, never against the raw text.
 
+import { mayRunItsArguments, unwrap, variableRuns } from "./shell-executors.js";
 import {
   nodeType,
   parseScript,
@@ -12,7 +13,7 @@ import {
   staticWord,
   walk,
 } from "./shell-syntax.js";
-import { unwrap } from "./shell-wrappers.js";
+import type { Unwrapped } from "./shell-wrappers.js";
 
 /** One command the line can run. */
 export interface Invocation {
@@ -24,6 +25,8 @@ export interface Invocation {
   transparent: boolean;
   /** A call of a function the line defines: its body is checked where it is defined. */
   functionCall: boolean;
+  /** A program the executor table does not know and does not know to be inert: it may run its arguments. */
+  mayRunArguments: boolean;
 }
 
 export interface ShellAnalysis {
@@ -32,6 +35,12 @@ export interface ShellAnalysis {
   unresolved: string[];
   /** What no command pattern covers: redirections into files, files a wrapper writes, changes to PATH-like variables. */
   effects: string[];
+  /**
+   * Code the line makes run that no rule can see (a script file, `BASH_ENV`, a git alias from
+   * config, a pager a program may start): a bash deny rule asks. Allow rules that spell the
+   * command out still allow it.
+   */
+  hidden: string[];
 }
 
 /** `bash -c "bash -c '…'"` nesting deeper than this is not followed: the rules ask instead. */
@@ -76,7 +85,7 @@ const CACHE_SIZE = 64;
 export function analyzeCommand(command: string): ShellAnalysis {
   const hit = cache.get(command);
   if (hit) return hit;
-  const out: ShellAnalysis = { invocations: [], unresolved: [], effects: [] };
+  const out: ShellAnalysis = { invocations: [], unresolved: [], effects: [], hidden: [] };
   if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) out.unresolved.push("the command is too long to check");
   else {
     try {
@@ -125,14 +134,34 @@ class Analyzer {
       case "Redirect":
         this.redirect(node, src);
         break;
-      case "DeclClause":
+      case "DeclClause": {
+        // `declare -n r=BASH_ENV` makes r another name for BASH_ENV: the value is a variable's name.
+        const nameref = node.Args.some(
+          (assign: ShNode) => !assign.Name && assign.Value && /^-\w*n/.test(staticWord(assign.Value) ?? ""),
+        );
         for (const assign of node.Args) {
-          if (assign.Name) this.codeInVariable(assign, depth);
-          if (assign.Name) this.setVariable(assign.Name.Value);
-          else if (assign.Value && staticWord(assign.Value) === undefined)
+          if (assign.Name) {
+            const value = assign.Value ? staticWord(assign.Value) : "";
+            this.assigned(assign.Name.Value, value, depth);
+            if (nameref) this.assigned(value ?? "", undefined, depth);
+            this.setVariable(assign.Name.Value);
+            continue;
+          }
+          // `export "BASH_ENV=f"` and `export $n=f` are assignments too.
+          const word = assign.Value ? staticWord(assign.Value) : "";
+          const named = word === undefined ? undefined : /^([^=]+)=([\s\S]*)$/.exec(word);
+          if (named) {
+            this.assigned(named[1]!, named[2]!, depth);
+            this.setVariable(named[1]!);
+          } else if (word === undefined) {
             this.out.effects.push(`${node.Variant.Value} of names not known from the source`);
+            this.out.hidden.push(
+              `${node.Variant.Value} sets variables whose names are not known from the source`,
+            );
+          } else this.assigned(word, undefined, depth);
         }
         break;
+      }
       case "ArithmExp":
       case "ArithmCmd":
       case "LetClause":
@@ -157,7 +186,7 @@ class Analyzer {
   private call(call: ShNode, redirects: ShNode[], src: Buffer, depth: number): void {
     const assigns: string[] = [];
     for (const assign of call.Assigns) {
-      if (assign.Name) this.codeInVariable(assign, depth);
+      if (assign.Name) this.assigned(assign.Name.Value, assign.Value ? staticWord(assign.Value) : "", depth);
       if (call.Args.length === 0) {
         if (assign.Name) this.setVariable(assign.Name.Value);
       } else assigns.push(sourceOf(src, assign));
@@ -165,8 +194,11 @@ class Analyzer {
     if (call.Args.length === 0) return;
     const argv = call.Args.map(staticWord);
     if (argv[0] === undefined) {
-      this.out.unresolved.push(`the command name ${sourceOf(src, call.Args[0])} is only known when it runs`);
-      this.out.invocations.push({ argv, assigns, transparent: false, functionCall: false });
+      this.unknownName(
+        argv,
+        assigns,
+        `the command name ${sourceOf(src, call.Args[0])} is only known when it runs`,
+      );
       return;
     }
     this.invocation(argv, assigns, () => standardInput(redirects), depth);
@@ -180,8 +212,7 @@ class Analyzer {
     fromWrapper = false,
   ): void {
     if (argv[0] === undefined) {
-      this.out.unresolved.push("a wrapper runs a command whose name is only known when it runs");
-      this.out.invocations.push({ argv, assigns, transparent: false, functionCall: false });
+      this.unknownName(argv, assigns, "a wrapper runs a command whose name is only known when it runs");
       return;
     }
     // Programs run by wrappers (`sudo f`, `xargs f`, `command f`) are never the line's functions.
@@ -189,12 +220,17 @@ class Analyzer {
     const unwrapped = functionCall ? undefined : unwrap(argv);
     // A transparent wrapper with nothing to run (`nice` alone) is a command of its own.
     const transparent = (unwrapped?.transparent ?? false) && (unwrapped?.inners?.length ?? 0) > 0;
-    this.out.invocations.push({ argv, assigns, transparent, functionCall });
+    const mayRunArguments = !functionCall && mayRunItsArguments(argv[0]);
+    this.out.invocations.push({ argv, assigns, transparent, functionCall, mayRunArguments });
+    if (READS_INTO_VARIABLES.has(argv[0])) this.readsInto(argv, depth);
     if (!unwrapped) return;
-    if (unwrapped.unresolved) this.out.unresolved.push(unwrapped.unresolved);
+    this.runs(unwrapped, depth);
+    for (const word of unwrapped.assigns ?? []) {
+      const eq = word.indexOf("=");
+      this.assigned(word.slice(0, eq), word.slice(eq + 1), depth);
+    }
     for (const file of unwrapped.writes ?? []) this.out.effects.push(`${argv[0]} writes ${file}`);
     for (const inner of unwrapped.inners ?? []) this.invocation(inner, [], () => undefined, depth, true);
-    for (const script of unwrapped.scripts ?? []) this.script(script, depth + 1);
     if (unwrapped.readsStdin) {
       const script = stdin();
       if (script === undefined)
@@ -203,6 +239,17 @@ class Analyzer {
         );
       else this.script(script, depth + 1);
     }
+  }
+
+  private unknownName(argv: StaticWord[], assigns: string[], why: string): void {
+    this.out.unresolved.push(why);
+    this.out.invocations.push({
+      argv,
+      assigns,
+      transparent: false,
+      functionCall: false,
+      mayRunArguments: true,
+    });
   }
 
   private redirect(node: ShNode, src: Buffer): void {
@@ -216,14 +263,23 @@ class Analyzer {
     this.out.effects.push(`writes ${sourceOf(src, node)}`);
   }
 
-  /** PROMPT_COMMAND runs as a command, and prompts (PS0–PS4) expand `$(…)`: their values are code. */
-  private codeInVariable(assign: ShNode, depth: number): void {
-    const name: string = assign.Name.Value;
-    const isPrompt = /^PS[0-4]$/.test(name);
-    if (name !== "PROMPT_COMMAND" && !isPrompt) return;
-    const value = assign.Value ? staticWord(assign.Value) : "";
-    if (value === undefined) this.out.unresolved.push(`${name} is set to text that is not known`);
-    else this.script(isPrompt ? `: "${value.replace(/(["\\])/g, "\\$1")}"` : value, depth + 1);
+  /** A variable that runs code (the executor table: `PROMPT_COMMAND`, `PS4`, `BASH_ENV`, `PAGER`…). */
+  private assigned(name: string, value: StaticWord, depth: number): void {
+    const runs = variableRuns(name, value);
+    if (runs) this.runs(runs, depth);
+  }
+
+  /** What an executor runs besides the program itself: unknowns, hidden code and scripts. */
+  private runs(found: Unwrapped, depth: number): void {
+    if (found.unresolved) this.out.unresolved.push(found.unresolved);
+    if (found.hidden) this.out.hidden.push(found.hidden);
+    for (const script of found.scripts ?? []) this.script(script, depth + 1);
+  }
+
+  /** `read BASH_ENV`, `printf -v PAGER …`: a variable that runs code set to a value the run reads. */
+  private readsInto(argv: StaticWord[], depth: number): void {
+    for (const word of argv.slice(1))
+      if (word !== undefined && /^\w+$/.test(word)) this.assigned(word, undefined, depth);
   }
 
   private setVariable(name: string): void {
@@ -231,6 +287,9 @@ class Analyzer {
       this.out.effects.push(`sets ${name}, which changes what later commands run`);
   }
 }
+
+/** Builtins that set the variables named in their arguments. */
+const READS_INTO_VARIABLES = new Set(["read", "printf", "getopts", "mapfile", "readarray"]);
 
 /** The text a heredoc or here-string feeds a command, when it is known from the source. */
 function standardInput(redirects: ShNode[]): string | undefined {
