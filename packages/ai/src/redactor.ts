@@ -65,7 +65,7 @@ export class Redactor {
     return this.replace(value, this.matches(value), value.length);
   }
 
-  /** Every string of a JSON value redacted, object keys included; other values as they are. */
+  /** A JSON value (as JSON.stringify sees it) with every string redacted, object keys included. */
   json<T>(value: T): T {
     if (this.spellings.length === 0) return value;
     return this.walk(value) as T;
@@ -93,10 +93,14 @@ export class Redactor {
   private walk(value: unknown): unknown {
     if (typeof value === "string") return this.text(value);
     if (Array.isArray(value)) return value.map((item) => this.walk(item));
-    if (value !== null && typeof value === "object")
+    if (value !== null && typeof value === "object") {
+      // What JSON.stringify would write (a Date's string), not the object's own fields.
+      const json = (value as { toJSON?: () => unknown }).toJSON;
+      if (typeof json === "function") return this.walk(json.call(value));
       return Object.fromEntries(
         Object.entries(value).map(([key, item]) => [this.text(key), this.walk(item)]),
       );
+    }
     return value;
   }
 

@@ -64,6 +64,11 @@ describe("Redactor.text", () => {
     expect(late.text(`x${KEY}x`)).toBe("x***x");
   });
 
+  it("redacts a value with toJSON as JSON.stringify writes it", () => {
+    const at = new Date(0);
+    expect(JSON.stringify(redactor.json({ at, key: KEY }))).toBe(JSON.stringify({ at, key: REDACTED }));
+  });
+
   it("redacts every string of a JSON value, keys included", () => {
     const value = { [KEY]: [KEY, 1, null, { deep: `?k=${encodeURIComponent(KEY)}` }], plain: "ok" };
     expect(redactor.json(value)).toEqual({

@@ -65,6 +65,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
       engine: {
         ...servedEngineOptions(settings, server, { registry, model, env, hooks, ...(mcp ? { mcp } : {}) }),
         secrets,
+        ...(io.redactor ? { redactor: io.redactor } : {}),
       },
       onShutdown: () => void stop(),
     });

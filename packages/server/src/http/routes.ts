@@ -117,7 +117,11 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       if (session.isRunning)
         throw new HttpError(409, "busy", `session ${id} is already running; interrupt or abort it first`);
       ctx.engine.checkAdmission();
-      return streamSession(res, session, { startRun: () => session.run(content), ...keepAlive(ctx) });
+      return streamSession(res, session, {
+        startRun: () => session.run(content),
+        ...keepAlive(ctx),
+        redactor: ctx.engine.redactor,
+      });
     }
     case "events": {
       expect(method, "GET");
@@ -209,7 +213,11 @@ function replay(
     res.end();
     return;
   }
-  streamSession(res, session, { ...(after ? { after } : {}), ...keepAlive(ctx) });
+  streamSession(res, session, {
+    ...(after ? { after } : {}),
+    ...keepAlive(ctx),
+    redactor: ctx.engine.redactor,
+  });
 }
 
 /** The message text: `content` (FIM's `q` and `message` are accepted too). */
