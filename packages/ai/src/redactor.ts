@@ -139,8 +139,9 @@ export class Redactor {
     let longest = 0;
     for (const spelling of this.spellings) {
       const start = Math.max(from, text.length - spelling.length + 1);
+      const first = spelling.charCodeAt(0);
       for (let at = start; at < text.length - longest; at++) {
-        if (spelling.startsWith(text.slice(at))) {
+        if (text.charCodeAt(at) === first && spelling.startsWith(text.slice(at))) {
           longest = text.length - at;
           break;
         }

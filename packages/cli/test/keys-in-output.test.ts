@@ -4,8 +4,8 @@
 // it, raw and base64, cut across its streamed deltas. Every output path is then read for the key
 // and each encoding of it (test/support/key-leaks.ts, which decodes, so cut edges hide nothing):
 // stdout and stderr of `tern run` (plain and --json), the session files, the cassette, `tern
-// sessions export --cassette`, the OTLP spans (content captured), and `tern serve`'s SSE stream
-// and JSON-RPC events.
+// sessions export --cassette`, the OTLP spans (content captured), and `tern serve`'s SSE stream,
+// its HTTP session view (what the web page reads) and JSON-RPC events.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
@@ -14,7 +14,7 @@ import { keyLeaks } from "../../ai/test/support/key-leaks.js";
 import { type Exchange, textReply, toolReply } from "./support/openai-script.js";
 import { startOtlpReceiver } from "./support/otlp-receiver.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
-import { promptNewSession, startServe } from "./support/serve.js";
+import { JSON_TYPE, openSession, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -134,7 +134,7 @@ describe("a key in every output of tern run", () => {
 });
 
 describe("a key in what tern serve sends", () => {
-  it("reaches no SSE frame and no JSON-RPC event", async () => {
+  it("reaches no SSE frame, HTTP session view or JSON-RPC event", async () => {
     const server = await startScriptedModel([...echoingModel(), ...echoingModel()]);
     const home = tempDir();
     const served = await startServe(
@@ -144,7 +144,16 @@ describe("a key in what tern serve sends", () => {
       ],
       scriptedModelEnv(server, { TERN_HOME: home }),
     );
-    const frames = await promptNewSession(served.base, "go");
+    const id = await openSession(served.base);
+    const reply = await fetch(`${served.base}/api/sessions/${id}/messages`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ content: "go" }),
+    });
+    const frames = await sseReader(reply).all();
+    // What the web page reads when it opens the session: the messages, tool output included.
+    const view = await (await fetch(`${served.base}/api/sessions/${id}`)).text();
+    const listed = await (await fetch(`${served.base}/api/sessions`)).text();
     const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${served.rpcPort}`) });
     const events: SessionEvent[] = [];
     try {
@@ -161,9 +170,12 @@ describe("a key in what tern serve sends", () => {
     const rpc = JSON.stringify(events);
     expectClean({
       "SSE frames": sse,
+      "the session's HTTP view": view,
+      "the session list": listed,
       "JSON-RPC events": rpc,
       "serve's stdout and stderr": served.proc.stdout + served.proc.stderr,
     });
+    expect(view).toContain("raw [REDACTED]");
     expect(sse).toContain("raw [REDACTED]");
     expect(rpc).toContain("answer [REDACTED] and [REDACTED]");
   });
