@@ -93,6 +93,9 @@ async function runOutputs(replies: Exchange[], flags: string[]): Promise<Record<
   }
 }
 
+/** Several tern processes a test (run, ls, export; serve): a ceiling for hangs on a loaded machine, not a speed check. */
+const HANG_CEILING_MS = 180_000;
+
 /** A run may say nothing on one of these (a --json run's stderr, a failed run's stdout). */
 const MAY_BE_EMPTY = new Set(["stdout", "stderr"]);
 
@@ -118,65 +121,76 @@ describe("a key in every output of tern run", () => {
       expect(outputs["session file"]).toContain("raw [REDACTED]");
       expect(outputs.cassette).toContain("raw [redacted]");
     },
+    HANG_CEILING_MS,
   );
 
   it.each([
     ["plain", []],
     ["--json", ["--json"]],
-  ])("%s: a provider's 401 body echoes it raw and percent-encoded", async (name, flags) => {
-    const outputs = await runOutputs(refusingModel(), flags);
-    expectClean(outputs);
-    if (name === "plain")
-      expect(outputs.stderr).toMatch(/refused the API key \(401 Incorrect API key provided: \[REDACTED\]/);
-    else expect(outputs.stdout).toMatch(/"errorMessage":"401 Incorrect API key provided: \[REDACTED\]/);
-    expect(outputs["session file"]).toContain("?key=[REDACTED]");
-  });
+  ])(
+    "%s: a provider's 401 body echoes it raw and percent-encoded",
+    async (name, flags) => {
+      const outputs = await runOutputs(refusingModel(), flags);
+      expectClean(outputs);
+      if (name === "plain")
+        expect(outputs.stderr).toMatch(/refused the API key \(401 Incorrect API key provided: \[REDACTED\]/);
+      else expect(outputs.stdout).toMatch(/"errorMessage":"401 Incorrect API key provided: \[REDACTED\]/);
+      expect(outputs["session file"]).toContain("?key=[REDACTED]");
+    },
+    HANG_CEILING_MS,
+  );
 });
 
 describe("a key in what tern serve sends", () => {
-  it("reaches no SSE frame, HTTP session view or JSON-RPC event", async () => {
-    const server = await startScriptedModel([...echoingModel(), ...echoingModel()]);
-    const home = tempDir();
-    const served = await startServe(
-      [
-        ...["--port", "0", "--rpc-port", "0", "--api-key", KEY, "--home", home, "--cwd", tempDir()],
-        ...["--mode", "bypass", "--sandbox", "off"],
-      ],
-      scriptedModelEnv(server, { TERN_HOME: home }),
-    );
-    const id = await openSession(served.base);
-    const reply = await fetch(`${served.base}/api/sessions/${id}/messages`, {
-      method: "POST",
-      headers: JSON_TYPE,
-      body: JSON.stringify({ content: "go" }),
-    });
-    const frames = await sseReader(reply).all();
-    // What the web page reads when it opens the session: the messages, tool output included.
-    const view = await (await fetch(`${served.base}/api/sessions/${id}`)).text();
-    const listed = await (await fetch(`${served.base}/api/sessions`)).text();
-    const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${served.rpcPort}`) });
-    const events: SessionEvent[] = [];
-    try {
-      const session = await client.createSession({ onPermissionRequest: () => ({ kind: "approve-once" }) });
-      session.on((event) => events.push(event));
-      await session.sendAndWait({ prompt: "go" }, 30_000);
-    } finally {
-      await client.stop();
-    }
-    expect(server.requests.map((request) => request.headers.authorization)).toEqual(
-      Array(4).fill(`Bearer ${KEY}`),
-    );
-    const sse = JSON.stringify(frames);
-    const rpc = JSON.stringify(events);
-    expectClean({
-      "SSE frames": sse,
-      "the session's HTTP view": view,
-      "the session list": listed,
-      "JSON-RPC events": rpc,
-      "serve's stdout and stderr": served.proc.stdout + served.proc.stderr,
-    });
-    expect(view).toContain("raw [REDACTED]");
-    expect(sse).toContain("raw [REDACTED]");
-    expect(rpc).toContain("answer [REDACTED] and [REDACTED]");
-  });
+  it(
+    "reaches no SSE frame, HTTP session view or JSON-RPC event",
+    async () => {
+      const server = await startScriptedModel([...echoingModel(), ...echoingModel()]);
+      const home = tempDir();
+      const served = await startServe(
+        [
+          ...["--port", "0", "--rpc-port", "0", "--api-key", KEY, "--home", home, "--cwd", tempDir()],
+          ...["--mode", "bypass", "--sandbox", "off"],
+        ],
+        scriptedModelEnv(server, { TERN_HOME: home }),
+      );
+      const id = await openSession(served.base);
+      const reply = await fetch(`${served.base}/api/sessions/${id}/messages`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: JSON.stringify({ content: "go" }),
+      });
+      const frames = await sseReader(reply).all();
+      // What the web page reads when it opens the session: the messages, tool output included.
+      const view = await (await fetch(`${served.base}/api/sessions/${id}`)).text();
+      const listed = await (await fetch(`${served.base}/api/sessions`)).text();
+      const client = new CopilotClient({
+        connection: RuntimeConnection.forUri(`127.0.0.1:${served.rpcPort}`),
+      });
+      const events: SessionEvent[] = [];
+      try {
+        const session = await client.createSession({ onPermissionRequest: () => ({ kind: "approve-once" }) });
+        session.on((event) => events.push(event));
+        await session.sendAndWait({ prompt: "go" }, 120_000);
+      } finally {
+        await client.stop();
+      }
+      expect(server.requests.map((request) => request.headers.authorization)).toEqual(
+        Array(4).fill(`Bearer ${KEY}`),
+      );
+      const sse = JSON.stringify(frames);
+      const rpc = JSON.stringify(events);
+      expectClean({
+        "SSE frames": sse,
+        "the session's HTTP view": view,
+        "the session list": listed,
+        "JSON-RPC events": rpc,
+        "serve's stdout and stderr": served.proc.stdout + served.proc.stderr,
+      });
+      expect(view).toContain("raw [REDACTED]");
+      expect(sse).toContain("raw [REDACTED]");
+      expect(rpc).toContain("answer [REDACTED] and [REDACTED]");
+    },
+    HANG_CEILING_MS,
+  );
 });
