@@ -44,6 +44,15 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "./providers/faux.js";
+export { redactStream } from "./redacted-stream.js";
+export {
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  type RedactingStream,
+  Redactor,
+  type RedactorOptions,
+  spellingsOf,
+} from "./redactor.js";
 export { prepareReplay } from "./replay.js";
 export { backoffDelay, type RetryPolicy, retryPolicy } from "./retry.js";
 export { complete, registeredApis, registerProvider, stream } from "./stream.js";

@@ -11,6 +11,7 @@ import { recordCassette } from "../src/cassette/record.js";
 import { replayCassette } from "../src/cassette/replay.js";
 import { streamOpenAICompletions } from "../src/providers/openai-completions.js";
 import type { Context, ModelFetch } from "../src/types.js";
+import { keyLeaks } from "./support/key-leaks.js";
 import { collect, completionsModel } from "./support/provider-harness.js";
 import { fixtureText, type LoopbackServer, startLoopbackServer } from "./support/sse-server.js";
 
@@ -152,6 +153,22 @@ describe("recording and replaying a real provider stream", () => {
   });
 });
 
+/** The real fetch, its body handed on cut at these offsets (TCP may merge what a server writes apart). */
+function cutAt(offsets: number[]): ModelFetch {
+  return (async (input: string, init?: RequestInit) => {
+    const real = await fetch(input, init);
+    const bytes = new Uint8Array(await real.arrayBuffer());
+    const edges = [0, ...offsets, bytes.length];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 1; i < edges.length; i++) controller.enqueue(bytes.slice(edges[i - 1], edges[i]));
+        controller.close();
+      },
+    });
+    return new Response(body, { status: real.status, headers: real.headers });
+  }) as ModelFetch;
+}
+
 describe("what a cassette keeps", () => {
   it("never writes a key: headers, query string, body and response are all scrubbed", async () => {
     server = await startLoopbackServer([
@@ -189,6 +206,28 @@ describe("what a cassette keeps", () => {
       "retry-after": "7",
       "x-request-id": "req_1",
     });
+  });
+
+  it("blanks the key's encodings in a response, a key cut between two chunks included", async () => {
+    const spelled = [
+      `raw ${SECRET}`,
+      `percent ${encodeURIComponent(`${SECRET}/=`)}`,
+      `base64 ${Buffer.from(`x:${SECRET}`).toString("base64")}`,
+      `base64url ${Buffer.from(`xy${SECRET}`).toString("base64url")}`,
+    ];
+    const body = spelled.map((line) => `data: ${JSON.stringify({ line })}\n\n`).join("");
+    // Each cut falls inside a spelling: the recorder reads the key in two pieces.
+    const cuts = spelled.map((line) => body.indexOf(line) + line.length - 6);
+    server = await startLoopbackServer([{ kind: "sse", body }]);
+    const path = tempFile();
+    const recording = recordCassette(path, { secrets: [`${SECRET}/=`, SECRET], fetch: cutAt(cuts) });
+    const response = await recording.fetch(`${server.baseUrl}/v1/x`, { method: "POST", body: "{}" });
+    expect(await response.text()).toBe(body); // the caller gets the bytes as sent
+    const exchange = readCassette(path).exchanges[0]!;
+    if (!("response" in exchange)) throw new Error("expected a response");
+    const recorded = exchange.response.chunks.map((chunk) => ("text" in chunk ? chunk.text : "")).join("");
+    expect(keyLeaks(recorded, SECRET)).toEqual([]);
+    expect(recorded.match(/\[redacted\]/g)).toHaveLength(spelled.length);
   });
 
   it("records a refused connection and replays it as the same network failure", async () => {

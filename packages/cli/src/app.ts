@@ -3,6 +3,7 @@
 import { closest } from "./cli/args.js";
 import { CliError, type ExitCode, errorText, UsageError } from "./cli/errors.js";
 import { type Io, processIo } from "./cli/io.js";
+import { redactingIo } from "./cli/redacting-io.js";
 import { helpFor } from "./help.js";
 import { VERSION } from "./version.js";
 
@@ -22,7 +23,8 @@ const COMMANDS = [
   "version",
 ];
 
-export async function runCli(argv: string[], io: Io = processIo()): Promise<ExitCode> {
+export async function runCli(argv: string[], processStreams: Io = processIo()): Promise<ExitCode> {
+  const io = redactingIo(processStreams);
   const tracing = TRACED.has(argv[0] ?? "")
     ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>
         io.stderr.write(`tern: ${line}\n`),

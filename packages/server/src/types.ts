@@ -3,7 +3,7 @@
 // protocol (FIM-style SSE, Copilot-style JSON-RPC) is a pure mapping of `ServerEvent`s.
 
 import type { AgentEvent, AgentOptions, AnyAgentTool, HookRegistry } from "@tern/agent";
-import type { JsonSchema, Model } from "@tern/ai";
+import type { JsonSchema, Model, Redactor } from "@tern/ai";
 import type { FsyncMode, Session, SessionStore } from "@tern/session";
 import type { PermissionOptions } from "@tern/tools";
 
@@ -184,6 +184,8 @@ export interface EngineOptions {
   maxRuns?: number;
   /** Literal secrets (API keys) no session file may hold: each session redacts them. */
   secrets?: readonly string[];
+  /** What no SSE or JSON-RPC frame may show. Default: a Redactor of `secrets`. */
+  redactor?: Redactor;
   /** Finished runs whose events a journal keeps for late readers. Default 1. */
   keepRuns?: number;
   now?: () => number;

@@ -40,7 +40,13 @@ export {
   type SessionBinding,
 } from "./persist-agent.js";
 export { type RecorderOptions, recordReplacement, SessionRecorder } from "./recorder.js";
-export { createRedactor, REDACTED, type Redactor } from "./redact.js";
+export {
+  createRedactor,
+  type LineRedactor,
+  REDACTED,
+  redactKeyShapes,
+  secretsInEnvironment,
+} from "./redact.js";
 export {
   detectInterruption,
   INTERRUPTED_RESULT,

@@ -1,6 +1,7 @@
 // An Agent that persists through a session: every message, compaction, model change and persisted
 // event goes to the session as the Agent's events arrive.
 import { Agent, type AgentOptions } from "@tern/agent";
+import { redactStream, stream } from "@tern/ai";
 import { type RecorderOptions, SessionRecorder } from "./recorder.js";
 import type { Session } from "./session.js";
 
@@ -42,8 +43,8 @@ export interface SessionAgent {
 
 /**
  * An Agent that starts from the session's context (messages and thinking level at the leaf) and
- * persists through it. `streamOptions.sessionId` defaults to the session id; the run's spans
- * (OpenTelemetry) are redacted like the session file.
+ * persists through it. `streamOptions.sessionId` defaults to the session id; the model's answers
+ * and errors, and the run's spans (OpenTelemetry), are redacted with the session's secrets.
  */
 export function createSessionAgent(
   session: Session,
@@ -55,6 +56,8 @@ export function createSessionAgent(
     ...options,
     thinkingLevel: options.thinkingLevel ?? context.thinkingLevel,
     streamOptions: { sessionId: session.id, ...options.streamOptions },
+    // Answers (deltas included) and provider errors carry no secret the session knows.
+    streamFn: redactStream(options.streamFn ?? stream, session.secrets),
     // Spans carry error messages (and content, when opted in): no secret the session hides.
     telemetry:
       options.telemetry === false

@@ -1,8 +1,12 @@
 // Secrets never reach a session file. Redaction runs on each serialised line just before it is
 // written: one pass over the text covers every field of every entry and event, wherever the secret
-// hides (a message, a tool argument, an error string, a header map in an event).
+// hides (a message, a tool argument, an error string, a header map in an event). Literal secrets
+// (and their encodings) are @tern/ai's Redactor; this file adds what only a line shows: known key
+// shapes, credential schemes and key-like fields.
 
-export const REDACTED = "[REDACTED]";
+import { REDACTED, Redactor } from "@tern/ai";
+
+export { REDACTED };
 
 /**
  * Start of a word in serialised JSON: the start, a non-alphanumeric character, or an escape such
@@ -54,49 +58,34 @@ const MAYBE_SECRET =
 /** Environment variables whose values are credentials. */
 const SECRET_VARIABLE = /(API_KEY|_TOKEN|_SECRET|_PASSWORD|_ACCESS_KEY)$/i;
 
-/** Shorter literal secrets are not replaced: they would hit ordinary words. */
-const MIN_SECRET_LENGTH = 4;
-
-export type Redactor = (line: string) => string;
-
-/**
- * A redactor for serialised JSON lines. Besides the known shapes it removes the literal values of
- * key-like environment variables (so a key of any shape set in OPENAI_API_KEY is caught) and of
- * `extraSecrets`. Replacements never add quotes or backslashes, so the line stays valid JSON.
- */
-export function createRedactor(
-  extraSecrets: readonly string[] = [],
-  env: NodeJS.ProcessEnv = process.env,
-): Redactor {
-  const literals = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= 8 && SECRET_VARIABLE.test(name)) literals.add(value);
-  }
-  for (const secret of extraSecrets) if (secret.length >= MIN_SECRET_LENGTH) literals.add(secret);
-  // Lines are JSON, so a secret appears in its JSON-escaped spelling, and an error that echoes a
-  // URL shows it percent-encoded. Longest first so no secret is half-replaced by a shorter one.
-  const spellings = [...literals].flatMap((secret) => [
-    JSON.stringify(secret).slice(1, -1),
-    JSON.stringify(encodeURIComponent(secret)).slice(1, -1),
-  ]);
-  const unique = [...new Set(spellings)].sort((a, b) => b.length - a.length);
-  const literal = unique.length > 0 ? new RegExp(unique.map(escapeRegExp).join("|"), "g") : undefined;
-
-  return (line) => {
-    let out = line;
-    if (literal) out = out.replace(literal, REDACTED);
-    if (!MAYBE_SECRET.test(out)) return out;
-    out = out.replace(KEY_SHAPES, REDACTED);
-    out = out.replace(AUTH_SCHEME, (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
-    out = out.replace(KEY_ASSIGNMENT, (_match, name: string, sep: string) => `${name}${sep}${REDACTED}`);
-    out = out.replace(
-      SECRET_FIELD,
-      (_match, name: string, colon: string) => `"${name}"${colon}"${REDACTED}"`,
-    );
-    return out;
-  };
+/** The values of key-like environment variables (so a key of any shape in OPENAI_API_KEY is caught). */
+export function secretsInEnvironment(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => value && SECRET_VARIABLE.test(name))
+    .map(([, value]) => value as string);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Known key shapes, credential schemes, headers and JSON fields in a serialised line, replaced. */
+export function redactKeyShapes(line: string): string {
+  if (!MAYBE_SECRET.test(line)) return line;
+  let out = line.replace(KEY_SHAPES, REDACTED);
+  out = out.replace(AUTH_SCHEME, (_match, scheme: string, space: string) => `${scheme}${space}${REDACTED}`);
+  out = out.replace(KEY_ASSIGNMENT, (_match, name: string, sep: string) => `${name}${sep}${REDACTED}`);
+  return out.replace(SECRET_FIELD, (_match, name: string, colon: string) => `"${name}"${colon}"${REDACTED}"`);
+}
+
+export type LineRedactor = (line: string) => string;
+
+/**
+ * A redactor for serialised JSON lines: the literal values of `secrets` (every spelling the
+ * shared redactor knows) and of key-like environment variables, then the known shapes.
+ * Replacements never add quotes or backslashes, so the line stays valid JSON.
+ */
+export function createRedactor(
+  secrets: readonly string[] | Redactor = [],
+  env: NodeJS.ProcessEnv = process.env,
+): LineRedactor {
+  const literal = secrets instanceof Redactor ? secrets : new Redactor(secrets);
+  literal.add(secretsInEnvironment(env));
+  return (line) => redactKeyShapes(literal.text(line));
 }

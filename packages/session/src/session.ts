@@ -1,11 +1,11 @@
 // A session in memory: the tree, the leaf, the event log, and (when opened for writing) the sink
 // every append goes through. Appends are synchronous: when one returns, its line is in the file.
 import { randomBytes } from "node:crypto";
-import type { Message, ThinkingLevel, UserContent } from "@tern/ai";
+import { type Message, Redactor, type ThinkingLevel, type UserContent } from "@tern/ai";
 import { buildSessionContext, type ContextOptions } from "./context.js";
 import { SessionError } from "./errors.js";
 import { compactEvent, hydrateEvent } from "./event-log.js";
-import { createRedactor, type Redactor } from "./redact.js";
+import { createRedactor, type LineRedactor } from "./redact.js";
 import { SessionTree } from "./tree.js";
 import type {
   BranchSummaryEntry,
@@ -71,8 +71,9 @@ export class Session {
   private leaf: string | null;
   private readonly now: () => number;
   private readonly newId: () => string;
-  private redact: Redactor;
-  private readonly secrets: string[];
+  /** The literal secrets (and their encodings) no line may hold; addSecrets adds to it. */
+  readonly secrets: Redactor;
+  private readonly redact: LineRedactor;
   /** Message objects already written as entries, so events can refer to them instead of copying. */
   private readonly written = new WeakMap<object, string>();
   private loadedRegistered = false;
@@ -88,7 +89,7 @@ export class Session {
     this.leaf = this.tree.last()?.id ?? null;
     this.now = init.options?.now ?? Date.now;
     this.newId = init.options?.newId ?? (() => randomBytes(4).toString("hex"));
-    this.secrets = [...(init.options?.secrets ?? [])];
+    this.secrets = new Redactor(init.options?.secrets ?? []);
     this.redact = createRedactor(this.secrets);
     this.contextOptions = init.contextOptions ?? {};
   }
@@ -98,10 +99,7 @@ export class Session {
    * however it was passed): every line written from now on has them replaced.
    */
   addSecrets(secrets: readonly string[]): void {
-    const fresh = secrets.filter((secret) => !this.secrets.includes(secret));
-    if (fresh.length === 0) return;
-    this.secrets.push(...fresh);
-    this.redact = createRedactor(this.secrets);
+    this.secrets.add(secrets);
   }
 
   get id(): string {

@@ -190,7 +190,7 @@ export interface SessionOptions {
   newSessionId?: () => string;
   /** When appends reach the disk. "turn" (default): on flush(), which the agent bridge calls at each turn's end. */
   fsync?: FsyncMode;
-  /** Extra literal secrets to redact, besides known key shapes and key-like environment variables. */
+  /** Extra literal secrets to redact (8 characters or more; every spelling), besides known key shapes and key-like environment variables. */
   secrets?: string[];
 }
 

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
+import { createFaux } from "@tern/ai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { keyLeaks } from "../../ai/test/support/key-leaks.js";
 import { FileSessionStore } from "../src/file-store.js";
+import { createSessionAgent } from "../src/persist-agent.js";
 import { createRedactor } from "../src/redact.js";
 import { assistant, call, result, tempHome, user } from "./support/helpers.js";
 
@@ -108,5 +111,33 @@ describe("secrets", () => {
     expect(text).not.toContain(late);
     expect(text).not.toContain(encodeURIComponent(late));
     expect(text).toContain("error: bad key [REDACTED] at https://x/?key=[REDACTED]");
+  });
+});
+
+describe("a session agent's answers", () => {
+  it("carry no registered secret, in the deltas (a key cut across them), the events or the file", async () => {
+    const late = "late-registered-Key-9f3Qx7"; // in no variable, no known shape
+    const faux = createFaux({ replies: [`here: ${late} and ${Buffer.from(late).toString("base64url")}`] });
+    const store = new FileSessionStore({ home: home.home });
+    const session = await store.create({ cwd: "/p" });
+    session.addSecrets([late]);
+    const { agent } = createSessionAgent(session, { model: faux.model });
+    const seen: unknown[] = [];
+    agent.subscribe((event) => {
+      seen.push(event.type === "message_update" ? event.assistantEvent.type : event);
+      if (event.type === "message_update" && event.assistantEvent.type === "text_delta")
+        seen.push(event.assistantEvent.delta);
+    });
+    const result = await agent.prompt("go");
+    await session.close();
+    const deltas = seen.filter((item) => typeof item === "string" && !item.includes("_")).join("");
+    expect(deltas).toMatch(/^here: \[REDACTED\] and \[REDACTED\]/);
+    for (const text of [
+      deltas,
+      JSON.stringify(seen),
+      JSON.stringify(result),
+      readFileSync(session.path!, "utf8"),
+    ])
+      expect(keyLeaks(text, late)).toEqual([]);
   });
 });

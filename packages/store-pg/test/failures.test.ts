@@ -1,6 +1,8 @@
+import type { AgentTool } from "@tern/agent";
 import { createFaux, fauxToolCall } from "@tern/ai";
 import { createSessionAgent } from "@tern/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyLeaks } from "../../ai/test/support/key-leaks.js";
 import { transcriptProblems } from "../../session/test/support/agent.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { PgStoreError } from "../src/errors.js";
@@ -126,5 +128,42 @@ describe("passwords in messages", () => {
     expect(describeTarget(undefined, { PGHOST: "db", PGUSER: "u", PGPASSWORD: PASSWORD })).not.toContain(
       PASSWORD,
     );
+  });
+});
+
+describe("keys in stored lines", () => {
+  it("no row holds a registered key, raw, percent-encoded, base64 or base64url", async () => {
+    const key = "tern-test-key-Pg55/Row+Kx2";
+    const printed = [
+      `raw ${key}`,
+      `pct ${encodeURIComponent(key)}`,
+      ...["", "x", "xy"].map((pad) => Buffer.from(pad + key).toString("base64")),
+      Buffer.from(`z${key}`).toString("base64url"),
+    ].join("\n");
+    const faux = createFaux({
+      replies: [{ content: [fauxToolCall("print", {}, "p1")] }, `the key: ${key}`],
+    });
+    const store = await PgSessionStore.connect({ url: cluster.url });
+    try {
+      const session = await store.create({ cwd: "/keys" });
+      session.addSecrets([key]);
+      const print: AgentTool<Record<string, never>> = {
+        name: "print",
+        description: "Prints the key in several encodings",
+        parameters: { type: "object", properties: {} },
+        execute: async () => printed,
+      };
+      const { agent } = createSessionAgent(session, { model: faux.model, tools: [print] });
+      await agent.prompt("print the key");
+      await session.close();
+      const rows = await store.pool.query("SELECT line FROM tern_session_lines WHERE session_id = $1", [
+        session.id,
+      ]);
+      const stored = rows.rows.map((row) => row.line as string).join("\n");
+      expect(stored).toContain("raw [REDACTED]");
+      expect(keyLeaks(stored, key)).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -128,9 +128,16 @@ export function recordingFetch(
       end: "complete",
     };
     let written = false;
+    // A key the server sends in two chunks is still one key: the body's text is redacted as a stream.
+    const bodyText = scrubber.textStream();
+    const flushText = (ms: number) => {
+      const rest = bodyText.end();
+      if (rest !== "") response.chunks.push({ ms, text: rest });
+    };
     const finish = (end: StreamEnd, error?: unknown) => {
       if (written) return;
       written = true;
+      flushText(response.chunks.at(-1)?.ms ?? 0);
       response.end = end;
       if (error !== undefined) {
         const { message, cause } = describeFailure(error);
@@ -153,7 +160,8 @@ export function recordingFetch(
             return;
           }
           const chunk = chunkOf(value, Math.round(performance.now() - headersAt));
-          if ("text" in chunk) chunk.text = scrubber.text(chunk.text);
+          if ("text" in chunk) chunk.text = bodyText.push(chunk.text);
+          else flushText(chunk.ms);
           response.chunks.push(chunk);
           controller.enqueue(value);
         } catch (error) {

@@ -1,8 +1,11 @@
 // What a cassette keeps of a request and a response. Secrets never reach the file: credential
 // headers are dropped, credential-looking query parameters are blanked, and any secret value the
-// caller names (the API key in use) is replaced wherever it appears. Values that change from run
+// caller names (the API key in use) is replaced wherever it appears, in any spelling the shared
+// redactor knows (JSON-escaped, percent-encoded, base64). Values that change from run
 // to run (the workspace path, today's date) become `{{name}}` placeholders, so a recording still
 // matches when it is replayed elsewhere or later.
+
+import { type RedactingStream, Redactor } from "../redactor.js";
 
 export const REDACTED = "[redacted]";
 
@@ -18,26 +21,23 @@ const SECRET_HEADERS = new Set([
 ]);
 /** Any other header or query parameter whose name looks like a credential. */
 const SECRET_NAME = /key|token|secret|auth|cookie|password|signature|credential/i;
-/** A secret shorter than this is not searched for in text (it would blank ordinary words). */
-const MIN_SECRET_LENGTH = 8;
-
 /** Response headers worth replaying: what the client reads (type, retry hints) and what a bug report needs (ids). */
 const KEPT_RESPONSE_HEADER =
   /^(content-type|retry-after|retry-after-ms|.*request-id|x-ratelimit-.*|anthropic-ratelimit-.*)$/i;
 
 export interface ScrubOptions {
-  /** Values never written (API keys); each occurrence becomes `[redacted]`. */
+  /** Values never written (API keys, 8 characters or more); each occurrence becomes `[redacted]`. */
   secrets?: readonly string[];
   /** name -> value: each occurrence of the value becomes `{{name}}`. */
   placeholders?: Readonly<Record<string, string>>;
 }
 
 export class Scrubber {
-  private readonly secrets: string[];
+  private readonly secrets: Redactor;
   private readonly placeholders: [string, string][];
 
   constructor(options: ScrubOptions = {}) {
-    this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+    this.secrets = new Redactor(options.secrets ?? [], { marker: REDACTED });
     this.placeholders = [];
     for (const [name, value] of Object.entries(options.placeholders ?? {})) this.addPlaceholder(name, value);
   }
@@ -52,9 +52,12 @@ export class Scrubber {
 
   /** Secrets blanked; used on everything written. */
   text(value: string): string {
-    let out = value;
-    for (const secret of this.secrets) out = out.split(secret).join(REDACTED);
-    return out;
+    return this.secrets.text(value);
+  }
+
+  /** `text` over a body that arrives in pieces, so a secret cut in two is still blanked. */
+  textStream(): RedactingStream {
+    return this.secrets.stream();
   }
 
   /** Secrets blanked and placeholders put in; used on what replay compares. */

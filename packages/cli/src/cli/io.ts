@@ -1,4 +1,6 @@
 // The process's streams and environment, passed to commands so they never reach for globals.
+// What a command writes to stdout and stderr passes the redactor first (see redacting-io.ts).
+import type { Redactor } from "@tern/ai";
 
 export interface Io {
   stdin: NodeJS.ReadStream;
@@ -6,6 +8,8 @@ export interface Io {
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The secrets no output may show; the key in use is added once it is known (ensureConfiguredKey). */
+  redactor?: Redactor;
 }
 
 export function processIo(): Io {

@@ -69,6 +69,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
           ...(mcp ? { mcp } : {}),
         })),
         secrets,
+        ...(io.redactor ? { redactor: io.redactor } : {}),
       },
       onShutdown: () => void stop(),
     });

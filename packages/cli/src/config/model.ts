@@ -6,6 +6,7 @@ import {
   type Model,
   ModelRegistry,
   providerDefaults,
+  type Redactor,
   resolveApiKey,
 } from "@tern/ai";
 import { UsageError } from "../cli/errors.js";
@@ -146,9 +147,13 @@ export function explicitApiKey(
 /**
  * The literal secrets a model is used with: the key (from --api-key, the environment or config)
  * and the values of its configured headers. A session registers them, so a provider error that
- * echoes one never reaches the session file.
+ * echoes one never reaches the session file; `redactor` (the command's output) learns them too.
  */
-export async function ensureApiKey(model: Model, apiKey: string | undefined): Promise<string[]> {
+export async function ensureApiKey(
+  model: Model,
+  apiKey: string | undefined,
+  redactor?: Redactor,
+): Promise<string[]> {
   const key = await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
   if (key === undefined)
     throw new UsageError(
@@ -156,15 +161,13 @@ export async function ensureApiKey(model: Model, apiKey: string | undefined): Pr
     );
   // Not `key` itself: a keyless server's placeholder is no secret.
   const fromEnv = process.env[apiKeyVariable(model.provider)];
-  return [apiKey, fromEnv, ...Object.values(model.headers ?? {})].filter(
-    (value): value is string => value !== undefined && value !== "",
-  );
+  return registered([apiKey, fromEnv, ...Object.values(model.headers ?? {})], redactor);
 }
 
 /** ensureApiKey, knowing config.json's provider settings (a named variable, keyless). */
 export async function ensureConfiguredKey(
   model: Model,
-  settings: { apiKey?: string; config: Home["config"] },
+  settings: { apiKey?: string; config: Home["config"]; redactor?: Redactor },
   env: NodeJS.ProcessEnv,
 ): Promise<string[]> {
   const apiKey = explicitApiKey(model, settings, env);
@@ -178,9 +181,14 @@ export async function ensureConfiguredKey(
   // Not a keyless server's placeholder: that is no secret.
   const given = settings.apiKey ?? (variable ? apiKey : undefined);
   const fromEnv = env[apiKeyVariable(model.provider)];
-  return [given, fromEnv, ...Object.values(model.headers ?? {})].filter(
-    (value): value is string => value !== undefined && value !== "",
-  );
+  return registered([given, fromEnv, ...Object.values(model.headers ?? {})], settings.redactor);
+}
+
+/** The values that are set, told to the output's redactor. */
+function registered(values: (string | undefined)[], redactor: Redactor | undefined): string[] {
+  const secrets = values.filter((value): value is string => value !== undefined && value !== "");
+  redactor?.add(secrets);
+  return secrets;
 }
 
 export function modelLabel(model: Model): string {

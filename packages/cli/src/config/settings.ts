@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ModelRole, RUN_STRATEGIES, type RunStrategy } from "@tern/agent";
-import type { ThinkingLevel } from "@tern/ai";
+import type { Redactor, ThinkingLevel } from "@tern/ai";
 import {
   PERMISSION_MODES,
   type PermissionMode,
@@ -39,6 +39,8 @@ export const DEFAULT_MAX_TURNS = 50;
 export interface Environment {
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** What the command's output hides; learns the key ensureConfiguredKey resolves. */
+  redactor?: Redactor;
 }
 
 /** Where tern keeps its files, and the config read from there. */
@@ -91,6 +93,8 @@ export interface AgentSettings extends Home {
   mcp?: McpSettings;
   /** --store / TERN_STORE / "store": a postgres:// URL; absent: the JSONL files under home. */
   store?: string;
+  /** The command's output redactor (Io's), told the key in use. */
+  redactor?: Redactor;
 }
 
 export function loadHome(environment: Environment): Home {
@@ -181,6 +185,7 @@ export function resolveAgentSettings(
   if (cassette !== undefined) settings.cassette = cassette;
   const store = storeUrlFrom(values, env, config);
   if (store !== undefined) settings.store = store;
+  if (environment.redactor) settings.redactor = environment.redactor;
   return settings;
 }
 

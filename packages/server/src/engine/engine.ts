@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { type AgentMessage, isRunStrategy, RUN_STRATEGIES, type RunStrategy } from "@tern/agent";
-import type { Model } from "@tern/ai";
+import { type Model, Redactor } from "@tern/ai";
 import {
   type EventEntry,
   FileSessionStore,
@@ -58,7 +58,11 @@ export class Engine {
   /** The id the default store gives its next session (see `create`). */
   private chosenId: string | undefined;
 
+  /** What every frame a client receives passes (SSE, JSON-RPC). */
+  readonly redactor: Redactor;
+
   constructor(private readonly options: EngineOptions) {
+    this.redactor = options.redactor ?? new Redactor(options.secrets);
     this.models = options.models;
     this.cwd = resolve(options.cwd ?? process.cwd());
     this.roots = (options.allowRoots ?? [this.cwd]).map((root) => realPath(resolve(root)) ?? resolve(root));

@@ -88,7 +88,8 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
   const id = parts[2];
   const action = parts[3];
   if (id === undefined) {
-    if (method === "GET") return sendJson(res, 200, { sessions: await ctx.engine.list() });
+    if (method === "GET")
+      return sendJson(res, 200, ctx.engine.redactor.json({ sessions: await ctx.engine.list() }));
     expect(method, "POST");
     return createSession(req, res, ctx.engine);
   }
@@ -101,14 +102,19 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       expect(method, "GET");
       // The messages first: a damaged file is reported as such (422), not as a missing session.
       const messages = await ctx.engine.messages(id);
-      return sendJson(res, 200, {
-        session: await ctx.engine.describe(id),
-        messages,
-        permissions: (ctx.engine.get(id)?.openQuestions() ?? []).map(permissionView),
-        // Where the run /events replays begins in `messages` (a page shows the ones before it
-        // from here and the run itself from the stream, so nothing shows twice).
-        run_from: ctx.engine.get(id)?.runFrom ?? messages.length,
-      });
+      // A live session's messages are the agent's own (a tool's output as it printed it).
+      return sendJson(
+        res,
+        200,
+        ctx.engine.redactor.json({
+          session: await ctx.engine.describe(id),
+          messages,
+          permissions: (ctx.engine.get(id)?.openQuestions() ?? []).map(permissionView),
+          // Where the run /events replays begins in `messages` (a page shows the ones before it
+          // from here and the run itself from the stream, so nothing shows twice).
+          run_from: ctx.engine.get(id)?.runFrom ?? messages.length,
+        }),
+      );
     }
     case "messages": {
       expect(method, "POST");
@@ -117,7 +123,11 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       if (session.isRunning)
         throw new HttpError(409, "busy", `session ${id} is already running; interrupt or abort it first`);
       ctx.engine.checkAdmission();
-      return streamSession(res, session, { startRun: () => session.run(content), ...keepAlive(ctx) });
+      return streamSession(res, session, {
+        startRun: () => session.run(content),
+        ...keepAlive(ctx),
+        redactor: ctx.engine.redactor,
+      });
     }
     case "events": {
       expect(method, "GET");
@@ -209,7 +219,11 @@ function replay(
     res.end();
     return;
   }
-  streamSession(res, session, { ...(after ? { after } : {}), ...keepAlive(ctx) });
+  streamSession(res, session, {
+    ...(after ? { after } : {}),
+    ...keepAlive(ctx),
+    redactor: ctx.engine.redactor,
+  });
 }
 
 /** The message text: `content` (FIM's `q` and `message` are accepted too). */

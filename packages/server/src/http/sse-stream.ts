@@ -5,6 +5,7 @@
 // a client that leaves ends only its stream, never the run.
 
 import type { ServerResponse } from "node:http";
+import type { Redactor } from "@tern/ai";
 import type { ServerSession } from "../engine/server-session.js";
 import { FimMapper, type SseFrame } from "../mappings/fim-sse.js";
 import type { JournalEntry } from "../types.js";
@@ -37,6 +38,8 @@ export interface StreamOptions {
   keepAliveMs?: number;
   /** Tells EventSource clients how soon to reconnect (the `retry:` field). */
   retryMs?: number;
+  /** Every frame passes it, so no client sees a secret (default: none). */
+  redactor?: Redactor;
 }
 
 export const SSE_HEADERS = {
@@ -59,7 +62,8 @@ export function streamSession(
   const buffered: JournalEntry[] = [];
 
   const write = (id: FrameId, frame: SseFrame) => {
-    res.write(`id: ${formatEventId(id)}\nevent: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
+    const data = JSON.stringify(options.redactor ? options.redactor.json(frame.data) : frame.data);
+    res.write(`id: ${formatEventId(id)}\nevent: ${frame.event}\ndata: ${data}\n\n`);
   };
   const finish = () => {
     if (ended) return;

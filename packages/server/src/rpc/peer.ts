@@ -5,6 +5,7 @@
 // error and then the connection is closed.
 
 import type { Readable, Writable } from "node:stream";
+import type { Redactor } from "@tern/ai";
 import { EngineError } from "../types.js";
 import { encodeFrame, FrameDecoder } from "./framer.js";
 
@@ -48,6 +49,8 @@ export class JsonRpcPeer {
     input: Readable,
     private readonly output: Writable,
     private readonly handlers: (method: string) => RpcHandler | undefined,
+    /** Every frame sent passes it, so the other side sees no secret (default: none). */
+    private readonly redactor?: Redactor,
   ) {
     input.on("data", (chunk: Buffer) => this.receive(chunk));
     input.on("end", () => this.close());
@@ -94,7 +97,7 @@ export class JsonRpcPeer {
 
   private send(message: unknown): void {
     if (this.closed || this.output.destroyed || this.output.writableEnded) return;
-    this.output.write(encodeFrame(message));
+    this.output.write(encodeFrame(this.redactor ? this.redactor.json(message) : message));
   }
 
   private receive(chunk: Buffer): void {

@@ -58,7 +58,7 @@ function connectionOn(
   options: { token?: string; onShutdown?: () => void },
 ): { peer: JsonRpcPeer; connection: CopilotConnection } {
   let connection: CopilotConnection | undefined;
-  const peer = new JsonRpcPeer(input, output, (method) => connection?.handler(method));
+  const peer = new JsonRpcPeer(input, output, (method) => connection?.handler(method), engine.redactor);
   connection = new CopilotConnection(engine, peer, options);
   peer.onClose(() => connection?.closeAll());
   return { peer, connection };
