@@ -146,6 +146,13 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
   --headers-timeout S      HTTP: its request line and headers within S seconds (default 10)
   --rpc-idle-timeout S     JSON-RPC port: close a connection that holds no session after S
                            seconds with no bytes either way (default 300)
+  --max-body BYTES         HTTP: a larger request body is 413 (default 1000000)
+  --max-streams N          HTTP: SSE streams open at once across sessions; one more is 503
+                           (default 128)
+  --max-session-streams N  HTTP: SSE streams open at once on one session; one more is 429 (default 8)
+  --max-message BYTES      JSON-RPC: a larger message gets a -32600 error, skipped unread
+                           (default 8388608, 8 MiB)
+  --max-batch N            JSON-RPC: a batch of more items gets one -32600 error (default 1000)
   --home DIR               where sessions and config.json live                 [TERN_HOME]
   --store postgres://…     a cluster node: runs are enqueued as jobs, events come from the
                            database (see tern worker, docs/scaling.md)          [TERN_STORE]

@@ -2,12 +2,14 @@
 // `<journal id>` or `<journal id>.<n>` (the n-th frame one engine event made), so a client that
 // comes back with Last-Event-ID gets exactly the frames after it: the run is mapped again from its
 // start and the frames it already has are skipped. The stream ends when the session goes idle;
-// a client that leaves ends only its stream, never the run.
+// a client that leaves ends only its stream, never the run. With a `cap`, a stream over the
+// session's or the server's stream limit is refused (an HttpError) before anything is written.
 
 import type { ServerResponse } from "node:http";
 import type { ServerSession } from "../engine/server-session.js";
 import { FimMapper, type SseFrame } from "../mappings/fim-sse.js";
 import type { JournalEntry } from "../types.js";
+import type { StreamCap } from "./stream-cap.js";
 
 export interface FrameId {
   entry: number;
@@ -37,6 +39,8 @@ export interface StreamOptions {
   keepAliveMs?: number;
   /** Tells EventSource clients how soon to reconnect (the `retry:` field). */
   retryMs?: number;
+  /** Counts this stream against the open-stream limits (refused when over one). */
+  cap?: StreamCap;
 }
 
 export const SSE_HEADERS = {
@@ -51,6 +55,7 @@ export function streamSession(
   session: ServerSession,
   options: StreamOptions = {},
 ): void {
+  const release = options.cap?.acquire(session.id);
   const mapper = new FimMapper();
   const journal = session.journal;
   let replaying = options.startRun === undefined;
@@ -87,6 +92,7 @@ export function streamSession(
   const keepAlive = setInterval(() => res.write(": keepalive\n\n"), options.keepAliveMs ?? 15_000);
   keepAlive.unref();
   const cleanup = () => {
+    release?.();
     unsubscribe();
     clearInterval(keepAlive);
   };
