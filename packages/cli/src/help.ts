@@ -177,7 +177,8 @@ bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or 
 (--allow-tool 'mcp__github__*', --deny-tool mcp__fs__write_file); tools the server marks
 read-only run in read-only mode and without asking.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
-caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).`,
+caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).
+A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.`,
   worker: `Usage: tern worker --store postgres://… [options]
 
 Takes runs off the database and runs them with the agent of tern serve (same flags, same
