@@ -3,7 +3,8 @@
 // arrives) and the connection closes; SSE streams over the per-session and the total cap are
 // refused with a JSON error and Retry-After; with every ordinary connection held by a stream,
 // an ordinary request is 503 while /healthz and a request carrying the token are still served
-// from the reserve. /healthz answers after each.
+// from the reserve. /healthz answers after each. And closing the server while a run streams
+// ends its streams without a write-after-end error when the run goes on.
 import { request } from "node:http";
 import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
@@ -216,5 +217,17 @@ describe("connection reserve", () => {
     expect(health.status).toBe(200);
     release();
     expect(await run.body).toContain("event: done");
+  });
+});
+
+describe("closing", () => {
+  it("ends open streams without an error when their run goes on after the server closed", async () => {
+    const { id, run } = await startRunning({});
+    release();
+    const closing = server.close();
+    await run.body;
+    await closing;
+    await env.engine.get(id)!.idle();
+    expect(env.engine.get(id)!.isRunning).toBe(false);
   });
 });

@@ -64,6 +64,8 @@ export function streamSession(
   const buffered: JournalEntry[] = [];
 
   const write = (id: FrameId, frame: SseFrame) => {
+    // Ended elsewhere (the server closing) while the run goes on: the rest is not for this client.
+    if (res.writableEnded) return;
     res.write(`id: ${formatEventId(id)}\nevent: ${frame.event}\ndata: ${JSON.stringify(frame.data)}\n\n`);
   };
   const finish = () => {
@@ -89,7 +91,10 @@ export function streamSession(
     if (replaying) buffered.push(entry);
     else feed(entry);
   });
-  const keepAlive = setInterval(() => res.write(": keepalive\n\n"), options.keepAliveMs ?? 15_000);
+  const keepAlive = setInterval(
+    () => res.writableEnded || res.write(": keepalive\n\n"),
+    options.keepAliveMs ?? 15_000,
+  );
   keepAlive.unref();
   const cleanup = () => {
     release?.();
