@@ -4,8 +4,10 @@
 // request (a half-open or slow one), else the oldest idle keep-alive one, is closed to make room;
 // a socket with a request in flight never is. A newcomer that still finds the ordinary cap full
 // is accepted into the reserve, its request read, and refused with a 503 (the connection closed)
-// if it is an ordinary one while the cap is still full. With the reserve full too, it is turned
-// away with a 503 at once.
+// if it is an ordinary one while the cap is still full. With the reserve full too, every request
+// on it is a 503 and it is not counted; it is closed after that answer, or after a short linger
+// if no request comes. (Closing it at once, with the client's request unread, would reset the
+// connection and the client would see that instead of the 503.)
 
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -13,13 +15,12 @@ import { authorized } from "./auth.js";
 
 /** Connections kept for /healthz and token-carrying requests, by default. */
 export const DEFAULT_RESERVED_CONNECTIONS = 16;
+/** How long a connection beyond the reserve may wait to send the request its 503 answers. */
+export const REFUSED_LINGER_MS = 2_000;
 const RETRY_AFTER_S = "5";
 const BUSY_BODY = JSON.stringify({
   error: { code: "overloaded", message: "too many open connections; try again shortly" },
 });
-const BUSY_RESPONSE =
-  `HTTP/1.1 503 Service Unavailable\r\nRetry-After: ${RETRY_AFTER_S}\r\nContent-Type: application/json\r\n` +
-  `Connection: close\r\nContent-Length: ${Buffer.byteLength(BUSY_BODY)}\r\n\r\n${BUSY_BODY}`;
 
 export interface ConnectionCapOptions {
   /** Ordinary connections at most. */
@@ -28,6 +29,8 @@ export interface ConnectionCapOptions {
   reserve: number;
   /** The server's bearer token; without one only /healthz may use the reserve. */
   token: string | undefined;
+  /** A connection beyond the reserve is closed after this if no request came. Default 2 s. */
+  refusedLingerMs?: number;
 }
 
 /**
@@ -41,6 +44,7 @@ export function capConnections(
   const { max, reserve, token } = options;
   const sockets = new Set<Socket>();
   const reserved = new WeakSet<Socket>();
+  const refused = new WeakSet<Socket>();
   const inFlight = new WeakMap<Socket, number>();
   server.on("connection", (socket: Socket) => {
     if (sockets.size >= max) {
@@ -52,8 +56,8 @@ export function capConnections(
       }
     }
     if (sockets.size >= max + reserve) {
-      socket.end(BUSY_RESPONSE);
-      socket.destroySoon();
+      refused.add(socket);
+      socket.setTimeout(options.refusedLingerMs ?? REFUSED_LINGER_MS, () => socket.destroy());
       return;
     }
     if (sockets.size >= max) reserved.add(socket);
@@ -67,20 +71,19 @@ export function capConnections(
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
-    if (reserved.has(socket)) {
+    if (reserved.has(socket) && sockets.size <= max) {
       // Room again among the ordinary connections: this one is ordinary from now on.
-      if (sockets.size <= max) reserved.delete(socket);
-      else if (!privileged(req)) {
-        res.writeHead(503, {
-          "retry-after": RETRY_AFTER_S,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(BUSY_BODY),
-          connection: "close",
-        });
-        res.end(BUSY_BODY);
-        return false;
-      }
+      reserved.delete(socket);
     }
-    return true;
+    const busy = refused.has(socket) || (reserved.has(socket) && !privileged(req));
+    if (!busy) return true;
+    res.writeHead(503, {
+      "retry-after": RETRY_AFTER_S,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(BUSY_BODY),
+      connection: "close",
+    });
+    res.end(BUSY_BODY);
+    return false;
   };
 }

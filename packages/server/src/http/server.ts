@@ -47,6 +47,8 @@ export interface HttpServerOptions {
   maxConnections?: number;
   /** Connections beyond that for /healthz and requests with the token. Default 16. */
   reservedConnections?: number;
+  /** A connection beyond the reserve waits this long for the request its 503 answers. Default 2 s. */
+  refusedLingerMs?: number;
   /** The largest request body read; a larger one is 413. Default 1 MB. */
   maxBodyBytes?: number;
   /** SSE streams open at once across the server; one more is 503. Default 512. */
@@ -113,6 +115,7 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
   const admit = capConnections(server, {
     max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
     reserve: options.reservedConnections ?? DEFAULT_RESERVED_CONNECTIONS,
+    ...(options.refusedLingerMs !== undefined ? { refusedLingerMs: options.refusedLingerMs } : {}),
     token: options.token,
   });
   await new Promise<void>((resolve, reject) => {
