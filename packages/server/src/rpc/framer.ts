@@ -5,7 +5,9 @@
 // as a frame: its request line makes the header bad. After a bad header the byte stream cannot
 // be trusted to be in step, so the peer closes the connection. A body over the size limit is
 // different: its header said how long it is, so it is skipped as it arrives (never held) and
-// reported as too large, and the stream is still in step.
+// reported as too large, and the stream is still in step. A body's chunks are joined once, when
+// all of it is there (joining at every chunk made reading a large message quadratic in its size,
+// holding up every other client meanwhile).
 
 import { type RequestId, RequestIdSniffer } from "./request-id.js";
 
@@ -28,6 +30,11 @@ export function encodeFrame(message: unknown): Buffer {
 
 export class FrameDecoder {
   private buffer: Buffer = Buffer.alloc(0);
+  /** Chunks not yet joined: a large body is joined once, when it is all there, not per chunk. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes the buffer must reach before a frame can end (the current body's end; 0: unknown). */
+  private needed = 0;
   /** Bytes of an oversized body still to be thrown away, and what it is known by. */
   private skipping = 0;
   private skipped: { size: number; sniffer: RequestIdSniffer } | undefined;
@@ -35,7 +42,18 @@ export class FrameDecoder {
   constructor(private readonly maxMessageBytes = MAX_MESSAGE_BYTES) {}
 
   push(chunk: Buffer): Frame[] {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes < this.needed) return [];
+    this.buffer = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.needed = 0;
+    const frames = this.frames();
+    this.pending = this.buffer.length > 0 ? [this.buffer] : [];
+    this.pendingBytes = this.buffer.length;
+    return frames;
+  }
+
+  private frames(): Frame[] {
     const frames: Frame[] = [];
     for (;;) {
       if (this.skipping > 0) {
@@ -69,7 +87,10 @@ export class FrameDecoder {
         this.skipped = { size: length, sniffer: new RequestIdSniffer() };
         continue;
       }
-      if (this.buffer.length < start + length) break;
+      if (this.buffer.length < start + length) {
+        this.needed = start + length;
+        break;
+      }
       frames.push({ kind: "message", text: this.buffer.subarray(start, start + length).toString("utf8") });
       this.buffer = this.buffer.subarray(start + length);
     }
