@@ -150,6 +150,13 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
   --headers-timeout S      HTTP: its request line and headers within S seconds (default 10)
   --rpc-idle-timeout S     JSON-RPC port: close a connection that holds no session after S
                            seconds with no bytes either way (default 300)
+  --max-body BYTES         HTTP: a larger request body is 413 (default 1000000)
+  --max-streams N          HTTP: SSE streams open at once across sessions; one more is 503
+                           (default 128)
+  --max-session-streams N  HTTP: SSE streams open at once on one session; one more is 429 (default 8)
+  --max-message BYTES      JSON-RPC: a larger message gets a -32600 error, skipped unread
+                           (default 8388608, 8 MiB)
+  --max-batch N            JSON-RPC: a batch of more items gets one -32600 error (default 1000)
   --home DIR               where sessions and config.json live                 [TERN_HOME]
   --store postgres://…     a cluster node: runs are enqueued as jobs, events come from the
                            database (see tern worker, docs/scaling.md)          [TERN_STORE]
@@ -174,7 +181,8 @@ bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or 
 (--allow-tool 'mcp__github__*', --deny-tool mcp__fs__write_file); tools the server marks
 read-only run in read-only mode and without asking.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
-caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).`,
+caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).
+A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.`,
   worker: `Usage: tern worker --store postgres://… [options]
 
 Takes runs off the database and runs them with the agent of tern serve (same flags, same

@@ -157,4 +157,31 @@ describe("tern mcp serve", () => {
     )!;
     expect(readFileSync(slow.path, "utf8")).toMatch(/"stopReason":"aborted"/);
   });
+
+  it("answers a request over the size limit with an error and serves the next one", async () => {
+    model = await startLoopbackServer([textReply("Two megabytes read."), textReply("Still here.")]);
+    const { client } = await connect([]);
+    // The issue's sizes: 2 MB is under the default limit (8 MiB), 20 MB over it.
+    const fits = (await client.callTool({
+      name: "run_task",
+      arguments: { prompt: `read this: ${"a".repeat(2_000_000)}` },
+    })) as TextResult;
+    expect(fits.content[0]!.text).toBe("Two megabytes read.");
+    const huge = client.callTool({ name: "run_task", arguments: { prompt: "b".repeat(20_000_000) } });
+    await expect(huge).rejects.toMatchObject({ code: -32600 });
+    await expect(huge).rejects.toThrow(/Request too large: \d+ bytes, over the 8388608-byte limit/);
+    const next = (await client.callTool({ name: "run_task", arguments: { prompt: "next" } })) as TextResult;
+    expect(next.content[0]!.text).toBe("Still here.");
+    expect(model!.requests).toHaveLength(2);
+  });
+
+  it("takes --max-message as its limit", async () => {
+    model = await startLoopbackServer([textReply("Small enough.")]);
+    const { client } = await connect(["--max-message", "5000"]);
+    await expect(
+      client.callTool({ name: "run_task", arguments: { prompt: "c".repeat(6000) } }),
+    ).rejects.toThrow(/over the 5000-byte limit/);
+    const small = (await client.callTool({ name: "run_task", arguments: { prompt: "hi" } })) as TextResult;
+    expect(small.content[0]!.text).toBe("Small enough.");
+  });
 });

@@ -237,15 +237,92 @@ describe("limits", () => {
   });
 });
 
+describe("size limits (small ones, set by flags)", () => {
+  let small: Served;
+
+  beforeAll(async () => {
+    small = await serveBoth([
+      ...["--max-body", "1000", "--max-session-streams", "1", "--max-message", "500", "--max-batch", "3"],
+    ]);
+  });
+
+  it("answers a body over --max-body with 413, /healthz answering after", async () => {
+    const res = await fetch(`${small.base}/api/sessions`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ name: "n".repeat(2000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(await errorOf(res)).toMatchObject({ code: "too_large" });
+    expect((await fetch(`${small.base}/healthz`)).status).toBe(200);
+  });
+
+  it("refuses a second stream on a session over --max-session-streams with 429", async () => {
+    model.push({ toolCalls: [{ id: "w2", name: "write", args: { path: "b.txt", content: "b" } }] });
+    const { session } = (await (
+      await fetch(`${small.base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" })
+    ).json()) as { session: { id: string } };
+    const run = sseReader(
+      await fetch(`${small.base}/api/sessions/${session.id}/messages`, {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: JSON.stringify({ content: "write b" }),
+      }),
+    );
+    const question = await run.until((frame) => frame.event === "permission");
+    const second = await fetch(`${small.base}/api/sessions/${session.id}/events`);
+    expect(second.status).toBe(429);
+    expect(second.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await errorOf(second)).code).toBe("too_many_streams");
+    expect((await fetch(`${small.base}/healthz`)).status).toBe(200);
+    model.push({ text: "Denied." });
+    await fetch(`${small.base}/api/sessions/${session.id}/permissions/${question.data.id}`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ decision: "deny" }),
+    });
+    expect((await run.all()).at(-1)).toMatchObject({ event: "done" });
+  });
+
+  it("answers a JSON-RPC message over --max-message and a batch over --max-batch, then a ping", async () => {
+    const socket = connect(small.rpcPort, "127.0.0.1");
+    let text = "";
+    const replies = (count: number) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if ((text.match(/Content-Length/g) ?? []).length >= count) resolve(text);
+        };
+        socket.on("data", (chunk) => {
+          text += chunk.toString();
+          check();
+        });
+        socket.on("error", reject);
+      });
+    const done = replies(3);
+    socket.write(
+      Buffer.concat([
+        frame({ jsonrpc: "2.0", id: 1, method: "ping", params: { message: "x".repeat(1000) } }),
+        frame([1, 2, 3, 4].map((id) => ({ jsonrpc: "2.0", id, method: "ping" }))),
+        frame({ jsonrpc: "2.0", id: 5, method: "ping" }),
+      ]),
+    );
+    const all = await done;
+    socket.destroy();
+    expect(all).toMatch(
+      /"id":1,"error":\{"code":-32600,"message":"Request too large: \d+ bytes, over the 500-byte limit/,
+    );
+    expect(all).toMatch(
+      /"id":null,"error":\{"code":-32600,"message":"Invalid Request: a batch of 4 items is over the 3-item limit/,
+    );
+    expect(all).toContain('"id":5,"result":{"message":"pong"');
+  });
+});
+
 describe("timeouts (short ones, set by flags)", () => {
   let quick: Served;
 
   beforeAll(async () => {
-    quick = await startServe([
-      ...["--port", "0", "--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
-      ...["--home", home, "--cwd", work],
-      ...["--request-timeout", "2", "--headers-timeout", "1", "--rpc-idle-timeout", "1"],
-    ]);
+    quick = await serveBoth(["--request-timeout", "2", "--headers-timeout", "1", "--rpc-idle-timeout", "1"]);
   });
 
   /** Opens a raw socket to `port`, writes `bytes`, and resolves with what came back once the server closed it. */
@@ -330,11 +407,6 @@ describe("the JSON-RPC port", () => {
     });
   }
 
-  function frame(message: unknown): Buffer {
-    const body = Buffer.from(JSON.stringify(message));
-    return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
-  }
-
   it("refuses an HTTP request (a browser's POST) and closes the connection", async () => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "session.create", params: {} });
     const { text, closed } = await exchange(
@@ -395,7 +467,7 @@ describe("start-up", () => {
     expect(result.stderr).toMatch(/127\.evil\.example \(not loopback\) requires a token/);
   });
 
-  it("refuses a header timeout longer than the request timeout, and a timeout that is not a number", async () => {
+  it("refuses a header timeout longer than the request timeout, and a timeout or size that is not a number", async () => {
     const base = ["serve", "--port", "0", "--base-url", model.baseUrl, "--home", home];
     const longer = await runTern([...base, "--request-timeout", "5", "--headers-timeout", "20"]);
     expect(longer.code).toBe(2);
@@ -403,8 +475,25 @@ describe("start-up", () => {
     const bad = await runTern([...base, "--rpc-idle-timeout", "soon"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--rpc-idle-timeout");
+    const size = await runTern([...base, "--max-body", "1MB"]);
+    expect(size.code).toBe(2);
+    expect(size.stderr).toContain("--max-body");
   });
 });
+
+/** A JSON-RPC message in Content-Length framing. */
+function frame(message: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(message));
+  return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+}
+
+/** `tern serve` on both ports (HTTP and JSON-RPC), on the scripted model, with `flags`. */
+function serveBoth(flags: string[]): Promise<Served> {
+  return startServe([
+    ...["--port", "0", "--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+    ...["--home", home, "--cwd", work, ...flags],
+  ]);
+}
 
 function sessionFiles(root: string): string[] {
   const sessions = join(root, "sessions");

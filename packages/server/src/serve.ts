@@ -28,6 +28,14 @@ export interface ServeOptions {
   headersTimeoutMs?: number;
   /** JSON-RPC over TCP: close a connection without a session after this long quiet. */
   rpcIdleTimeoutMs?: number;
+  /** HTTP: the largest request body read (see startServer). */
+  maxBodyBytes?: number;
+  /** HTTP: SSE streams open at once, across the server and on one session. */
+  maxStreams?: number;
+  maxSessionStreams?: number;
+  /** JSON-RPC (TCP and stdio): the largest message and the most items in a batch. */
+  maxMessageBytes?: number;
+  maxBatchItems?: number;
   /** HTTP: a built web page to serve at `/` (see startServer). */
   webRoot?: string;
   /** Called once when a stdio client shuts the server down or its stdin ends. */
@@ -50,6 +58,10 @@ export async function serve(options: ServeOptions): Promise<Served> {
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
   };
+  const rpcLimits = {
+    ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    ...(options.maxBatchItems !== undefined ? { maxBatchItems: options.maxBatchItems } : {}),
+  };
   const served: Served = {
     engine,
     close: async () => {
@@ -67,11 +79,15 @@ export async function serve(options: ServeOptions): Promise<Served> {
         ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
         ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
         ...(options.headersTimeoutMs !== undefined ? { headersTimeoutMs: options.headersTimeoutMs } : {}),
+        ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        ...(options.maxStreams !== undefined ? { maxStreams: options.maxStreams } : {}),
+        ...(options.maxSessionStreams !== undefined ? { maxSessionStreams: options.maxSessionStreams } : {}),
       });
     if (options.rpcPort !== undefined)
       served.rpc = await serveJsonRpc({
         ...shared,
         port: options.rpcPort,
+        ...rpcLimits,
         ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
         ...(options.rpcIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.rpcIdleTimeoutMs } : {}),
       });
@@ -79,6 +95,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
       served.stdio = await serveJsonRpc({
         engine,
         stdio: true,
+        ...rpcLimits,
         ...(options.onShutdown ? { onShutdown: options.onShutdown } : {}),
       });
   } catch (error) {

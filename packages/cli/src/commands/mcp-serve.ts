@@ -4,25 +4,28 @@
 // returns the answer; each turn and tool call is a progress notification; cancelling the request
 // aborts the run. The flags are a ceiling: a call may ask for a stricter permission mode, never a
 // looser one. Nobody can be asked, so a call that needs permission is denied (the model is told
-// why). Stdout carries the protocol: everything else goes to stderr.
+// why). Stdout carries the protocol: everything else goes to stderr. A request over
+// --max-message bytes gets a JSON-RPC error and the server goes on (mcp-line-limit.ts).
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentEvent } from "@tern/agent";
+import { MAX_MESSAGE_BYTES } from "@tern/server";
 import { isInside, PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { z } from "zod";
-import { AGENT_OPTIONS, listOption, parseCommandArgs } from "../cli/args.js";
+import { AGENT_OPTIONS, listOption, parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
-import { checkDirectory } from "../config/settings.js";
+import { checkDirectory, positiveInteger } from "../config/settings.js";
 import { helpFor } from "../help.js";
 import { explainFailure } from "../runtime/failure.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { VERSION } from "../version.js";
+import { LineLimit, type OverLimit } from "./mcp-line-limit.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
 export const RUN_TASK_TOOL = "run_task";
@@ -31,7 +34,13 @@ export const RUN_TASK_TOOL = "run_task";
 const STRICTNESS: readonly PermissionMode[] = ["read-only", "ask", "accept-edits", "bypass"];
 
 const { session: _noResume, ...SERVED_OPTIONS } = AGENT_OPTIONS;
-const OPTIONS = { ...SERVED_OPTIONS, "allow-root": { type: "string", multiple: true } } as const;
+const OPTIONS = {
+  ...SERVED_OPTIONS,
+  "allow-root": { type: "string", multiple: true },
+  "max-message": { type: "string" },
+} as const;
+/** JSON-RPC's code for a request the server will not read. */
+const INVALID_REQUEST = -32600;
 
 const DESCRIPTION =
   "Runs a task with tern, a coding agent that reads, edits and runs code in a workspace, and returns its final answer. " +
@@ -42,6 +51,8 @@ export async function mcpServeCommand(argv: string[], io: Io): Promise<ExitCode>
   const { values } = parseCommandArgs("mcp serve", argv, OPTIONS, 0);
   if (wantsHelp(values, io, helpFor("mcp"))) return 0;
   const { settings, warn } = commandContext(values, io);
+  const maxMessageBytes =
+    positiveInteger("--max-message", stringOption(values, "max-message")) ?? MAX_MESSAGE_BYTES;
   const roots = [settings.cwd, ...listOption(values, "allow-root").map((dir) => resolve(io.cwd, dir))].map(
     (dir) => {
       checkDirectory(dir, "--allow-root");
@@ -86,7 +97,11 @@ export async function mcpServeCommand(argv: string[], io: Io): Promise<ExitCode>
       }),
   );
 
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
+  // Lines over the limit never reach the SDK (whose own buffer limit would close the transport);
+  // the ones that do are whole, so its buffer needs no limit of its own.
+  const input = io.stdin.pipe(new LineLimit(maxMessageBytes, (line) => tooLarge(line, io)));
+  const transport = new StdioServerTransport(input, io.stdout, { maxBufferSize: Number.MAX_SAFE_INTEGER });
+  server.server.onerror = (error) => io.stderr.write(`tern mcp serve: ${error.message}\n`);
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     // The host ends the session by closing our stdin (or with a signal).
@@ -98,6 +113,19 @@ export async function mcpServeCommand(argv: string[], io: Io): Promise<ExitCode>
   io.stderr.write(`tern mcp serve: ready on stdio (tool ${RUN_TASK_TOOL}, permissions ${settings.mode})\n`);
   await closed;
   return 0;
+}
+
+/** Answers a request over the size limit with a JSON-RPC error, on stdout beside the SDK's replies. */
+function tooLarge({ size, limit, id }: OverLimit, io: Io): void {
+  const message = `Request too large: ${size} bytes, over the ${limit}-byte limit (--max-message)`;
+  io.stderr.write(`tern mcp serve: ${message}\n`);
+  // Without an id the reply has none: the MCP SDK's schema takes a missing id, not JSON-RPC's null.
+  const reply = {
+    jsonrpc: "2.0",
+    ...(id !== null ? { id } : {}),
+    error: { code: INVALID_REQUEST, message, data: { code: "too_large", size, limit } },
+  };
+  io.stdout.write(`${JSON.stringify(reply)}\n`);
 }
 
 interface TaskArgs {

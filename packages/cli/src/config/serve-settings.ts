@@ -3,7 +3,13 @@
 // and its limits. Validated here, before anything listens, as usage errors (exit 2).
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { isLoopback } from "@tern/server";
+import {
+  DEFAULT_MAX_SESSION_STREAMS,
+  isLoopback,
+  MAX_BATCH_ITEMS,
+  MAX_BODY_BYTES,
+  MAX_MESSAGE_BYTES,
+} from "@tern/server";
 import { AGENT_OPTIONS, listOption, type OptionSpecs, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
 import { checkDirectory, nonEmpty, positiveInteger } from "./settings.js";
@@ -19,6 +25,8 @@ const DEFAULT_REQUEST_TIMEOUT_S = 30;
 const DEFAULT_HEADERS_TIMEOUT_S = 10;
 /** JSON-RPC over TCP: a connection without a session that stays quiet this long is closed. */
 const DEFAULT_RPC_IDLE_TIMEOUT_S = 300;
+/** HTTP: SSE streams open at once across sessions (half of the default connection cap). */
+const DEFAULT_MAX_STREAMS = 128;
 
 const { session: _resumeIsNotServed, ...SERVED_AGENT_OPTIONS } = AGENT_OPTIONS;
 
@@ -39,6 +47,11 @@ export const SERVE_OPTIONS: OptionSpecs = {
   "request-timeout": { type: "string" },
   "headers-timeout": { type: "string" },
   "rpc-idle-timeout": { type: "string" },
+  "max-body": { type: "string" },
+  "max-streams": { type: "string" },
+  "max-session-streams": { type: "string" },
+  "max-message": { type: "string" },
+  "max-batch": { type: "string" },
   // What the official Copilot SDK passes when it starts "the CLI" itself: with --headless,
   // --port is the JSON-RPC port (default: any free one) and the rest is ignored.
   headless: { type: "boolean" },
@@ -70,6 +83,14 @@ export interface ServeSettings {
   requestTimeoutMs: number;
   headersTimeoutMs: number;
   rpcIdleTimeoutMs: number;
+  /** HTTP: the largest request body, in bytes. */
+  maxBodyBytes: number;
+  /** HTTP: SSE streams open at once, across sessions and on one. */
+  maxStreams: number;
+  maxSessionStreams: number;
+  /** JSON-RPC: the largest message, in bytes, and the most items in a batch. */
+  maxMessageBytes: number;
+  maxBatchItems: number;
 }
 
 export function resolveServeSettings(
@@ -103,6 +124,7 @@ export function resolveServeSettings(
     rpcIdleTimeoutMs:
       (positiveInteger("--rpc-idle-timeout", stringOption(values, "rpc-idle-timeout")) ??
         DEFAULT_RPC_IDLE_TIMEOUT_S) * 1000,
+    ...sizeLimits(values),
   };
   if (port !== undefined) settings.port = port;
   if (rpcPort !== undefined) settings.rpcPort = rpcPort;
@@ -120,6 +142,19 @@ export function resolveServeSettings(
   const home = stringOption(values, "home");
   if (home !== undefined) settings.home = resolve(cwd, home);
   return settings;
+}
+
+/** The size and count limits: each a positive integer flag, or its default. */
+function sizeLimits(values: OptionValues) {
+  const limit = (flag: string, fallback: number) =>
+    positiveInteger(`--${flag}`, stringOption(values, flag)) ?? fallback;
+  return {
+    maxBodyBytes: limit("max-body", MAX_BODY_BYTES),
+    maxStreams: limit("max-streams", DEFAULT_MAX_STREAMS),
+    maxSessionStreams: limit("max-session-streams", DEFAULT_MAX_SESSION_STREAMS),
+    maxMessageBytes: limit("max-message", MAX_MESSAGE_BYTES),
+    maxBatchItems: limit("max-batch", MAX_BATCH_ITEMS),
+  };
 }
 
 /** --request-timeout and --headers-timeout; the headers' must fit in the request's. */

@@ -55,9 +55,9 @@ import type { WorkspaceSettings } from "../config/workspace-settings.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { attachCassette, cassetteFetch, replayKey } from "./cassette.js";
 import { extraTools } from "./extra-tools.js";
+import { withHostQuestion } from "./host-question.js";
 import { loopOptions } from "./loop-options.js";
 import { currentMcpTools, mcpTurns } from "./mcp.js";
-import { withHostQuestion } from "./host-question.js";
 import { oneQuestionAtATime } from "./one-question.js";
 import { systemPrompt } from "./system-prompt.js";
 

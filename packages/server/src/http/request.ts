@@ -9,29 +9,41 @@ export class HttpError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Headers the error response carries (Retry-After, Connection: close). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
 
-const MAX_BODY_BYTES = 1_000_000;
+/** The largest request body read by default (1 MB); `startServer`'s `maxBodyBytes` overrides it. */
+export const MAX_BODY_BYTES = 1_000_000;
 
 /**
  * The request's JSON object body (an empty body is `{}`). Only `application/json` is read: a
- * browser can send text/plain or a form across sites without asking, never JSON.
+ * browser can send text/plain or a form across sites without asking, never JSON. A body over
+ * `maxBytes` (by its Content-Length, or as it arrives) is 413 and its connection is closed after
+ * the answer, so the rest of the body is never read.
  */
-export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+export async function readJson(
+  req: IncomingMessage,
+  maxBytes: number = MAX_BODY_BYTES,
+): Promise<Record<string, unknown>> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   const length = req.headers["content-length"];
   const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
   if ((hasBody || type !== "") && type !== "application/json")
     throw new HttpError(415, "unsupported_media_type", "send the body as Content-Type: application/json");
+  const tooLarge = () =>
+    new HttpError(413, "too_large", `the request body is over the ${maxBytes}-byte limit`, {
+      connection: "close",
+    });
+  if (length !== undefined && Number(length) > maxBytes) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES)
-      throw new HttpError(413, "too_large", `request body over ${MAX_BODY_BYTES} bytes`);
+    if (size > maxBytes) throw tooLarge();
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString("utf8").trim();
@@ -88,7 +100,11 @@ const ENGINE_STATUS: Record<EngineError["code"], number> = {
 export function sendError(res: ServerResponse, error: unknown, log: (text: string) => void = () => {}): void {
   const { status, code, message } = describe(error);
   if (status === 500) log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  if (status === 503 && !res.headersSent) res.setHeader("retry-after", String(RETRY_AFTER_S));
+  if (!res.headersSent) {
+    if (status === 503) res.setHeader("retry-after", String(RETRY_AFTER_S));
+    if (error instanceof HttpError)
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  }
   sendJson(res, status, { error: { code, message } });
 }
 

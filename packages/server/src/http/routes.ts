@@ -25,6 +25,7 @@ import type { RequestGuard } from "./guard.js";
 import { HttpError, optionalString, readJson, sendError, sendJson } from "./request.js";
 import { parseEventId, streamSession } from "./sse-stream.js";
 import type { StaticSite } from "./static.js";
+import type { StreamCap } from "./stream-cap.js";
 
 export interface RouteContext {
   engine: Engine;
@@ -36,6 +37,10 @@ export interface RouteContext {
   log?: (text: string) => void;
   /** The web page, when there is one. */
   site?: StaticSite;
+  /** The largest JSON body read (request.ts's default otherwise). */
+  maxBodyBytes?: number;
+  /** The open-stream limits SSE responses count against. */
+  streams?: StreamCap;
 }
 
 /** The answers a permission question offers (SSE `permission` frames list them). */
@@ -91,7 +96,7 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     if (method === "GET")
       return sendJson(res, 200, ctx.engine.redactor.json({ sessions: await ctx.engine.list() }));
     expect(method, "POST");
-    return createSession(req, res, ctx.engine);
+    return createSession(req, res, ctx);
   }
   switch (action) {
     case undefined: {
@@ -118,16 +123,12 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     }
     case "messages": {
       expect(method, "POST");
-      const content = await contentOf(req);
+      const content = await contentOf(req, ctx);
       const session = await ctx.engine.open(id);
       if (session.isRunning)
         throw new HttpError(409, "busy", `session ${id} is already running; interrupt or abort it first`);
       ctx.engine.checkAdmission();
-      return streamSession(res, session, {
-        startRun: () => session.run(content),
-        ...keepAlive(ctx),
-        redactor: ctx.engine.redactor,
-      });
+      return streamSession(res, session, { startRun: () => session.run(content), ...streamOptions(ctx) });
     }
     case "events": {
       expect(method, "GET");
@@ -135,7 +136,7 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
     }
     case "interrupt": {
       expect(method, "POST");
-      const content = await contentOf(req);
+      const content = await contentOf(req, ctx);
       (await ctx.engine.open(id)).interrupt(content);
       return sendJson(res, 202, { queued: true });
     }
@@ -144,7 +145,7 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       return sendJson(res, 200, { aborted: (await ctx.engine.open(id)).abort() });
     case "permissions":
       expect(method, "POST");
-      return answerPermission(req, res, ctx.engine, id, parts[4]);
+      return answerPermission(req, res, ctx, id, parts[4]);
     default:
       throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
   }
@@ -161,8 +162,9 @@ function modelsView(engine: Engine) {
   return { models, default: fallback ? `${fallback.provider}/${fallback.id}` : null };
 }
 
-async function createSession(req: IncomingMessage, res: ServerResponse, engine: Engine): Promise<void> {
-  const body = await readJson(req);
+async function createSession(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  const { engine } = ctx;
+  const body = await readJson(req, ctx.maxBodyBytes);
   const systemPrompt = optionalString(body, "systemPrompt");
   const model = optionalString(body, "model");
   const name = optionalString(body, "name");
@@ -181,17 +183,17 @@ async function createSession(req: IncomingMessage, res: ServerResponse, engine: 
 async function answerPermission(
   req: IncomingMessage,
   res: ServerResponse,
-  engine: Engine,
+  ctx: RouteContext,
   id: string,
   requestId: string | undefined,
 ): Promise<void> {
-  const body = await readJson(req);
+  const body = await readJson(req, ctx.maxBodyBytes);
   const decision = optionalString(body, "decision") ?? "";
   const answer = Object.hasOwn(DECISIONS, decision) ? DECISIONS[decision] : undefined;
   if (!answer)
     throw new HttpError(400, "invalid", `"decision" must be one of ${Object.keys(DECISIONS).join(", ")}`);
   const message = optionalString(body, "message")?.trim();
-  const session = engine.get(id);
+  const session = ctx.engine.get(id);
   if (
     requestId === undefined ||
     !session?.answerPermission(requestId, { ...answer, ...(message ? { reason: message } : {}) })
@@ -219,16 +221,12 @@ function replay(
     res.end();
     return;
   }
-  streamSession(res, session, {
-    ...(after ? { after } : {}),
-    ...keepAlive(ctx),
-    redactor: ctx.engine.redactor,
-  });
+  streamSession(res, session, { ...(after ? { after } : {}), ...streamOptions(ctx) });
 }
 
 /** The message text: `content` (FIM's `q` and `message` are accepted too). */
-async function contentOf(req: IncomingMessage): Promise<string> {
-  const body = await readJson(req);
+async function contentOf(req: IncomingMessage, ctx: RouteContext): Promise<string> {
+  const body = await readJson(req, ctx.maxBodyBytes);
   for (const key of ["content", "q", "message"]) {
     const value = optionalString(body, key);
     if (value !== undefined && value.trim() !== "") return value;
@@ -249,8 +247,10 @@ function expect(method: string, wanted: string): void {
   if (method !== wanted) throw new HttpError(405, "method_not_allowed", `use ${wanted}`);
 }
 
-function keepAlive(ctx: RouteContext) {
+function streamOptions(ctx: RouteContext) {
   return {
+    redactor: ctx.engine.redactor,
+    ...(ctx.streams ? { cap: ctx.streams } : {}),
     ...(ctx.keepAliveMs !== undefined ? { keepAliveMs: ctx.keepAliveMs } : {}),
     ...(ctx.retryMs !== undefined ? { retryMs: ctx.retryMs } : {}),
   };

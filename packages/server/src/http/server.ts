@@ -1,17 +1,20 @@
 // The HTTP + SSE server. Loopback by default; binding elsewhere needs a token. Requests from the
-// wrong Host or Origin are refused (guard.ts). Slow or idle clients cannot hold it: headers and
-// body must arrive within their timeouts, and at the cap on open connections the oldest one
-// that has no request in flight (a half-open or idle socket) is closed to make room; only when
-// every connection is busy is the newcomer turned away with a 503, so /healthz stays reachable.
+// wrong Host or Origin are refused (guard.ts). Slow, idle or greedy clients cannot hold it:
+// headers and body must arrive within their timeouts, a body over `maxBodyBytes` is 413, SSE
+// streams are capped per session and in total (stream-cap.ts), and the connection cap keeps a
+// reserve that only /healthz and token-carrying requests may use (connection-cap.ts).
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Engine } from "../engine/engine.js";
 import type { EngineOptions } from "../types.js";
 import { checkBind } from "./auth.js";
+import { capConnections, DEFAULT_RESERVED_CONNECTIONS } from "./connection-cap.js";
 import { RequestGuard } from "./guard.js";
+import { MAX_BODY_BYTES } from "./request.js";
 import { handle } from "./routes.js";
 import { StaticSite } from "./static.js";
+import { DEFAULT_MAX_SESSION_STREAMS, DEFAULT_MAX_STREAMS, StreamCap } from "./stream-cap.js";
 
 /** The request line and headers must arrive within this (by default). */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -20,12 +23,6 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** How often Node checks those two timeouts, at most (shorter timeouts are checked as often). */
 const TIMEOUT_CHECK_MS = 1_000;
 const DEFAULT_MAX_CONNECTIONS = 1024;
-const BUSY_BODY = JSON.stringify({
-  error: { code: "overloaded", message: "too many open connections; try again shortly" },
-});
-const BUSY_RESPONSE =
-  "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: application/json\r\n" +
-  `Connection: close\r\nContent-Length: ${Buffer.byteLength(BUSY_BODY)}\r\n\r\n${BUSY_BODY}`;
 
 export interface HttpServerOptions {
   /** A shared engine, or options to make one. */
@@ -46,8 +43,18 @@ export interface HttpServerOptions {
   requestTimeoutMs?: number;
   /** The request line and headers within this (at most requestTimeoutMs). Default 10 s. */
   headersTimeoutMs?: number;
-  /** Open connections at most (see above). Default 1024. */
+  /** Ordinary open connections at most (see connection-cap.ts). Default 1024. */
   maxConnections?: number;
+  /** Connections beyond that for /healthz and requests with the token. Default 16. */
+  reservedConnections?: number;
+  /** A connection beyond the reserve waits this long for the request its 503 answers. Default 2 s. */
+  refusedLingerMs?: number;
+  /** The largest request body read; a larger one is 413. Default 1 MB. */
+  maxBodyBytes?: number;
+  /** SSE streams open at once across the server; one more is 503. Default 512. */
+  maxStreams?: number;
+  /** SSE streams open at once on one session; one more is 429. Default 8. */
+  maxSessionStreams?: number;
   /** Where server faults are logged. Default stderr. */
   log?: (text: string) => void;
   /** A built web page (index.html + assets/) to serve at `/`. Default none. */
@@ -75,6 +82,11 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   // Node refuses a header timeout longer than the request's.
   const headersTimeout = Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout);
+  const streams = new StreamCap({
+    total: options.maxStreams ?? DEFAULT_MAX_STREAMS,
+    perSession: options.maxSessionStreams ?? DEFAULT_MAX_SESSION_STREAMS,
+  });
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const server: Server = createServer(
     {
       headersTimeout,
@@ -82,6 +94,7 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
       connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_MS, headersTimeout),
     },
     (req, res) => {
+      if (!admit(req, res)) return;
       open.add(res);
       res.on("close", () => open.delete(res));
       void handle(req, res, {
@@ -89,6 +102,8 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
         token: options.token,
         guard,
         log,
+        maxBodyBytes,
+        streams,
         ...(site ? { site } : {}),
         ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
         ...(options.sseRetryMs !== undefined ? { retryMs: options.sseRetryMs } : {}),
@@ -96,7 +111,13 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
     },
   );
   server.keepAliveTimeout = 5_000;
-  capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  // The gate the request handler above calls first.
+  const admit = capConnections(server, {
+    max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    reserve: options.reservedConnections ?? DEFAULT_RESERVED_CONNECTIONS,
+    ...(options.refusedLingerMs !== undefined ? { refusedLingerMs: options.refusedLingerMs } : {}),
+    token: options.token,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
@@ -118,35 +139,4 @@ export async function startServer(options: HttpServerOptions): Promise<HttpServe
       if (closeOptions.engine) await engine.shutdown();
     },
   };
-}
-
-/**
- * Keeps at most `max` sockets open. To make room it closes the oldest socket that never finished
- * a request (a half-open or slow one) and, failing that, the oldest idle keep-alive one; a socket
- * with a request in flight is never closed.
- */
-function capConnections(server: Server, max: number): void {
-  const sockets = new Set<Socket>();
-  const inFlight = new WeakMap<Socket, number>();
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
-    res.once("close", () => inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1));
-  });
-  server.on("connection", (socket: Socket) => {
-    if (sockets.size >= max) {
-      const open = [...sockets];
-      const victim = open.find((s) => !inFlight.has(s)) ?? open.find((s) => (inFlight.get(s) ?? 0) === 0);
-      if (victim) {
-        sockets.delete(victim);
-        victim.destroy();
-      } else {
-        socket.end(BUSY_RESPONSE);
-        socket.destroySoon();
-        return;
-      }
-    }
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
 }

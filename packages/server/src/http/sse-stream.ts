@@ -2,13 +2,15 @@
 // `<journal id>` or `<journal id>.<n>` (the n-th frame one engine event made), so a client that
 // comes back with Last-Event-ID gets exactly the frames after it: the run is mapped again from its
 // start and the frames it already has are skipped. The stream ends when the session goes idle;
-// a client that leaves ends only its stream, never the run.
+// a client that leaves ends only its stream, never the run. With a `cap`, a stream over the
+// session's or the server's stream limit is refused (an HttpError) before anything is written.
 
 import type { ServerResponse } from "node:http";
 import type { Redactor } from "@tern/ai";
 import type { ServerSession } from "../engine/server-session.js";
 import { FimMapper, type SseFrame } from "../mappings/fim-sse.js";
 import type { JournalEntry } from "../types.js";
+import type { StreamCap } from "./stream-cap.js";
 
 export interface FrameId {
   entry: number;
@@ -40,6 +42,8 @@ export interface StreamOptions {
   retryMs?: number;
   /** Every frame passes it, so no client sees a secret (default: none). */
   redactor?: Redactor;
+  /** Counts this stream against the open-stream limits (refused when over one). */
+  cap?: StreamCap;
 }
 
 export const SSE_HEADERS = {
@@ -54,6 +58,7 @@ export function streamSession(
   session: ServerSession,
   options: StreamOptions = {},
 ): void {
+  const release = options.cap?.acquire(session.id);
   const mapper = new FimMapper();
   const journal = session.journal;
   let replaying = options.startRun === undefined;
@@ -62,6 +67,8 @@ export function streamSession(
   const buffered: JournalEntry[] = [];
 
   const write = (id: FrameId, frame: SseFrame) => {
+    // Ended elsewhere (the server closing) while the run goes on: the rest is not for this client.
+    if (res.writableEnded) return;
     const data = JSON.stringify(options.redactor ? options.redactor.json(frame.data) : frame.data);
     res.write(`id: ${formatEventId(id)}\nevent: ${frame.event}\ndata: ${data}\n\n`);
   };
@@ -88,9 +95,13 @@ export function streamSession(
     if (replaying) buffered.push(entry);
     else feed(entry);
   });
-  const keepAlive = setInterval(() => res.write(": keepalive\n\n"), options.keepAliveMs ?? 15_000);
+  const keepAlive = setInterval(
+    () => res.writableEnded || res.write(": keepalive\n\n"),
+    options.keepAliveMs ?? 15_000,
+  );
   keepAlive.unref();
   const cleanup = () => {
+    release?.();
     unsubscribe();
     clearInterval(keepAlive);
   };

@@ -3,13 +3,25 @@
 // or batched anyhow) and never throws: a bad header is reported as an error frame. Every header
 // line must be `Name: value`, so an HTTP request (a browser's POST to this port) is never read
 // as a frame: its request line makes the header bad. After a bad header the byte stream cannot
-// be trusted to be in step, so the peer closes the connection.
+// be trusted to be in step, so the peer closes the connection. A body over the size limit is
+// different: its header said how long it is, so it is skipped as it arrives (never held) and
+// reported as too large, and the stream is still in step. A body's chunks are joined once, when
+// all of it is there (joining at every chunk made reading a large message quadratic in its size,
+// holding up every other client meanwhile).
+
+import { type RequestId, RequestIdSniffer } from "./request-id.js";
 
 const SEPARATOR = Buffer.from("\r\n\r\n");
 const MAX_HEADER_BYTES = 8_192;
-export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** The largest message body read by default (8 MiB); `FrameDecoder`'s argument overrides it. */
+export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
-export type Frame = { kind: "message"; text: string } | { kind: "error"; message: string };
+export type Frame =
+  | { kind: "message"; text: string }
+  /** The stream is out of step: nothing after this can be trusted. */
+  | { kind: "error"; message: string }
+  /** A body over the limit, skipped; `id` is the request's when its edges showed it. */
+  | { kind: "too_large"; size: number; limit: number; id: RequestId };
 
 export function encodeFrame(message: unknown): Buffer {
   const body = Buffer.from(JSON.stringify(message), "utf8");
@@ -18,20 +30,41 @@ export function encodeFrame(message: unknown): Buffer {
 
 export class FrameDecoder {
   private buffer: Buffer = Buffer.alloc(0);
-  /** Bytes of an oversized body still to be thrown away. */
+  /** Chunks not yet joined: a large body is joined once, when it is all there, not per chunk. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /** Bytes the buffer must reach before a frame can end (the current body's end; 0: unknown). */
+  private needed = 0;
+  /** Bytes of an oversized body still to be thrown away, and what it is known by. */
   private skipping = 0;
+  private skipped: { size: number; sniffer: RequestIdSniffer } | undefined;
 
   constructor(private readonly maxMessageBytes = MAX_MESSAGE_BYTES) {}
 
   push(chunk: Buffer): Frame[] {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes < this.needed) return [];
+    this.buffer = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
+    this.needed = 0;
+    const frames = this.frames();
+    this.pending = this.buffer.length > 0 ? [this.buffer] : [];
+    this.pendingBytes = this.buffer.length;
+    return frames;
+  }
+
+  private frames(): Frame[] {
     const frames: Frame[] = [];
     for (;;) {
       if (this.skipping > 0) {
         const dropped = Math.min(this.skipping, this.buffer.length);
+        this.skipped!.sniffer.push(this.buffer.subarray(0, dropped));
         this.skipping -= dropped;
         this.buffer = this.buffer.subarray(dropped);
         if (this.skipping > 0) break;
+        const { size, sniffer } = this.skipped!;
+        frames.push({ kind: "too_large", size, limit: this.maxMessageBytes, id: sniffer.id() });
+        this.skipped = undefined;
       }
       const end = this.buffer.indexOf(SEPARATOR);
       if (end < 0) {
@@ -49,15 +82,15 @@ export class FrameDecoder {
         continue;
       }
       if (length > this.maxMessageBytes) {
-        frames.push({
-          kind: "error",
-          message: `a ${length}-byte message is over the ${this.maxMessageBytes}-byte limit`,
-        });
         this.buffer = this.buffer.subarray(start);
         this.skipping = length;
+        this.skipped = { size: length, sniffer: new RequestIdSniffer() };
         continue;
       }
-      if (this.buffer.length < start + length) break;
+      if (this.buffer.length < start + length) {
+        this.needed = start + length;
+        break;
+      }
       frames.push({ kind: "message", text: this.buffer.subarray(start, start + length).toString("utf8") });
       this.buffer = this.buffer.subarray(start + length);
     }

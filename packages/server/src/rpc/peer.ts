@@ -1,13 +1,16 @@
 // A JSON-RPC 2.0 peer over a byte stream pair: it answers the other side's requests from a
 // handler table, sends notifications, and makes requests of its own (Copilot's hooks.invoke).
 // Bad messages get JSON-RPC errors (parse error, invalid request, method not found) and the
-// connection goes on; a bad frame (no valid Content-Length: the stream is out of step) gets an
-// error and then the connection is closed.
+// connection goes on; so do a message over the size limit (its body is skipped unread) and a
+// batch over the item limit. A bad frame (no valid Content-Length: the stream is out of step)
+// gets an error and then the connection is closed. A batch's items start a slice at a time with
+// a turn of the event loop between slices, so one client's batch cannot hold the others up.
 
 import type { Readable, Writable } from "node:stream";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Redactor } from "@tern/ai";
 import { EngineError } from "../types.js";
-import { encodeFrame, FrameDecoder } from "./framer.js";
+import { encodeFrame, FrameDecoder, MAX_MESSAGE_BYTES } from "./framer.js";
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
@@ -18,6 +21,23 @@ export const INTERNAL_ERROR = -32603;
 export const NOT_FOUND = -32001;
 export const CONFLICT = -32002;
 export const UNAUTHORIZED = -32003;
+
+/** The most items one batch may hold by default. */
+export const MAX_BATCH_ITEMS = 1000;
+/** How many of a batch's items start before the event loop gets a turn. */
+const BATCH_SLICE = 32;
+
+export interface PeerLimits {
+  /** The largest message body read, in bytes (default MAX_MESSAGE_BYTES, 8 MiB). */
+  maxMessageBytes?: number;
+  /** The most items in one batch (default MAX_BATCH_ITEMS). */
+  maxBatchItems?: number;
+}
+
+export interface PeerOptions extends PeerLimits {
+  /** Every frame sent passes it, so the other side sees no secret (default: none). */
+  redactor?: Redactor;
+}
 
 export class RpcError extends Error {
   constructor(
@@ -39,7 +59,9 @@ interface Outgoing {
 }
 
 export class JsonRpcPeer {
-  private readonly decoder = new FrameDecoder();
+  private readonly decoder: FrameDecoder;
+  private readonly maxBatchItems: number;
+  private readonly redactor: Redactor | undefined;
   private readonly outgoing = new Map<number, Outgoing>();
   private nextId = 1;
   private closed = false;
@@ -49,9 +71,11 @@ export class JsonRpcPeer {
     input: Readable,
     private readonly output: Writable,
     private readonly handlers: (method: string) => RpcHandler | undefined,
-    /** Every frame sent passes it, so the other side sees no secret (default: none). */
-    private readonly redactor?: Redactor,
+    options: PeerOptions = {},
   ) {
+    this.decoder = new FrameDecoder(options.maxMessageBytes ?? MAX_MESSAGE_BYTES);
+    this.maxBatchItems = options.maxBatchItems ?? MAX_BATCH_ITEMS;
+    this.redactor = options.redactor;
     input.on("data", (chunk: Buffer) => this.receive(chunk));
     input.on("end", () => this.close());
     input.on("close", () => this.close());
@@ -108,6 +132,12 @@ export class JsonRpcPeer {
         this.hangUp();
         return;
       }
+      if (frame.kind === "too_large") {
+        const { id, size, limit } = frame;
+        const text = `Request too large: ${size} bytes, over the ${limit}-byte limit (maxMessageBytes)`;
+        this.send(errorResponse(id, INVALID_REQUEST, text, { code: "too_large", size, limit }));
+        continue;
+      }
       let message: unknown;
       try {
         message = JSON.parse(frame.text);
@@ -129,7 +159,17 @@ export class JsonRpcPeer {
       this.send(errorResponse(null, INVALID_REQUEST, "Invalid Request: an empty batch"));
       return;
     }
-    const responses = (await Promise.all(message.map((item) => this.handle(item)))).filter(Boolean);
+    if (message.length > this.maxBatchItems) {
+      const text = `Invalid Request: a batch of ${message.length} items is over the ${this.maxBatchItems}-item limit (maxBatchItems)`;
+      this.send(errorResponse(null, INVALID_REQUEST, text, { code: "too_large", items: message.length }));
+      return;
+    }
+    const pending: Promise<object | undefined>[] = [];
+    for (let start = 0; start < message.length; start += BATCH_SLICE) {
+      if (start > 0) await nextTurn();
+      for (const item of message.slice(start, start + BATCH_SLICE)) pending.push(this.handle(item));
+    }
+    const responses = (await Promise.all(pending)).filter(Boolean);
     if (responses.length > 0) this.send(responses);
   }
 

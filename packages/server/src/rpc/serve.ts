@@ -2,7 +2,8 @@
 // TCP (a connection per socket). Loopback by default; another host needs a token, which clients
 // send in `connect` (the Copilot SDK's connectionToken). A TCP connection that moves no bytes
 // either way for the idle timeout while it holds no session (one that sent nothing, or half a
-// frame, and stopped) is closed, so quiet sockets cannot keep the connection cap full.
+// frame, and stopped) is closed, so quiet sockets cannot keep the connection cap full. Each
+// connection reads messages up to `maxMessageBytes` and batches up to `maxBatchItems` (peer.ts).
 
 import { createServer, type Server, type Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
@@ -10,12 +11,12 @@ import { Engine } from "../engine/engine.js";
 import { checkBind } from "../http/auth.js";
 import type { EngineOptions } from "../types.js";
 import { CopilotConnection } from "./copilot-methods.js";
-import { JsonRpcPeer } from "./peer.js";
+import { JsonRpcPeer, type PeerLimits } from "./peer.js";
 
 const DEFAULT_MAX_CONNECTIONS = 256;
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
-export interface JsonRpcServeOptions {
+export interface JsonRpcServeOptions extends PeerLimits {
   engine: Engine | EngineOptions;
   /** Serve one connection over stdio (true: process.stdin/stdout) instead of listening on TCP. */
   stdio?: boolean | { input: Readable; output: Writable };
@@ -46,19 +47,28 @@ export function serveConnection(
   engine: Engine,
   input: Readable,
   output: Writable,
-  options: { token?: string; onShutdown?: () => void } = {},
+  options: ConnectionOptions = {},
 ): JsonRpcPeer {
   return connectionOn(engine, input, output, options).peer;
+}
+
+interface ConnectionOptions {
+  token?: string;
+  onShutdown?: () => void;
+  limits?: PeerLimits;
 }
 
 function connectionOn(
   engine: Engine,
   input: Readable,
   output: Writable,
-  options: { token?: string; onShutdown?: () => void },
+  options: ConnectionOptions,
 ): { peer: JsonRpcPeer; connection: CopilotConnection } {
   let connection: CopilotConnection | undefined;
-  const peer = new JsonRpcPeer(input, output, (method) => connection?.handler(method), engine.redactor);
+  const peer = new JsonRpcPeer(input, output, (method) => connection?.handler(method), {
+    ...options.limits,
+    redactor: engine.redactor,
+  });
   connection = new CopilotConnection(engine, peer, options);
   peer.onClose(() => connection?.closeAll());
   return { peer, connection };
@@ -66,9 +76,13 @@ function connectionOn(
 
 export async function serveJsonRpc(options: JsonRpcServeOptions): Promise<JsonRpcServer> {
   const engine = options.engine instanceof Engine ? options.engine : new Engine(options.engine);
-  const connectionOptions = {
+  const connectionOptions: ConnectionOptions = {
     ...(options.token ? { token: options.token } : {}),
     ...(options.onShutdown ? { onShutdown: options.onShutdown } : {}),
+    limits: {
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      ...(options.maxBatchItems !== undefined ? { maxBatchItems: options.maxBatchItems } : {}),
+    },
   };
   if (options.stdio) {
     const { input, output } =
