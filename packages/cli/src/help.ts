@@ -147,8 +147,9 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
   --rpc-idle-timeout S     JSON-RPC port: close a connection that holds no session after S
                            seconds with no bytes either way (default 300)
   --home DIR               where sessions and config.json live                 [TERN_HOME]
-  --store postgres://…     a cluster node: runs are enqueued as jobs, events come from the
-                           database (see tern worker, docs/scaling.md)          [TERN_STORE]
+  --store postgres://…     a cluster node: the same API, page and JSON-RPC; runs are enqueued
+                           as jobs, events come from the database (tern worker,
+                           docs/scaling.md)                                     [TERN_STORE]
   --no-worker              with --store: only serve; leave the runs to the workers
 Permission questions (--mode ask) go to the client: an SSE "permission" frame answered with
 POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionRequest.

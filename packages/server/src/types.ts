@@ -6,6 +6,7 @@ import type { AgentEvent, AgentOptions, AnyAgentTool, HookRegistry } from "@tern
 import type { JsonSchema, Model } from "@tern/ai";
 import type { FsyncMode, Session, SessionStore } from "@tern/session";
 import type { PermissionOptions } from "@tern/tools";
+import type { RunHost } from "./engine/run-host.js";
 
 // ---------------------------------------------------------------- events
 
@@ -186,6 +187,8 @@ export interface EngineOptions {
   secrets?: readonly string[];
   /** Finished runs whose events a journal keeps for late readers. Default 1. */
   keepRuns?: number;
+  /** Where the sessions' runs execute. Default: in this process (`inProcessHost`). */
+  host?: RunHost;
   now?: () => number;
 }
 

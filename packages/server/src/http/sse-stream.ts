@@ -5,7 +5,7 @@
 // a client that leaves ends only its stream, never the run.
 
 import type { ServerResponse } from "node:http";
-import type { ServerSession } from "../engine/server-session.js";
+import type { HostedSession } from "../engine/run-host.js";
 import { FimMapper, type SseFrame } from "../mappings/fim-sse.js";
 import type { JournalEntry } from "../types.js";
 
@@ -48,13 +48,15 @@ export const SSE_HEADERS = {
 
 export function streamSession(
   res: ServerResponse,
-  session: ServerSession,
+  session: HostedSession,
   options: StreamOptions = {},
 ): void {
   const mapper = new FimMapper();
   const journal = session.journal;
   let replaying = options.startRun === undefined;
   let lastFed = 0;
+  /** Entries fed with the id `lastFed` (several events may share one id: see Journal.append). */
+  let fedAtLast = new Set<JournalEntry>();
   let ended = false;
   const buffered: JournalEntry[] = [];
 
@@ -68,8 +70,10 @@ export function streamSession(
     res.end();
   };
   const feed = (entry: JournalEntry) => {
-    if (ended || entry.id <= lastFed) return;
+    if (ended || entry.id < lastFed || fedAtLast.has(entry)) return;
+    if (entry.id > lastFed) fedAtLast = new Set();
     lastFed = entry.id;
+    fedAtLast.add(entry);
     mapper.map(entry.event).forEach((frame, index) => {
       const id = { entry: entry.id, index };
       if (!options.after || after(id, options.after)) write(id, frame);
