@@ -3,7 +3,8 @@
 // journal is fed from the database's copy of the session's log (event-feed.ts), numbered with the
 // log's seqs, so every node shows the same stream with the same ids and `Last-Event-ID` resumes
 // on any of them. The node never writes the session (the worker running it does): interrupts,
-// aborts and permission answers go to that worker as controls. The run is over when the feed
+// aborts and permission answers go to that worker as controls (held back while the run is still
+// queued, and sent when a worker starts it: nobody would hear them before). The run is over when the feed
 // says none of the session's runs is pending; the node then says `idle`, as a server does.
 // Only persisted events travel: a finished message arrives whole, live token deltas do not.
 
@@ -57,6 +58,10 @@ export class QueuedSession implements HostedSession {
   private running = false;
   private lastAborted = false;
   private lastSeq = 0;
+  /** A worker runs the session now: an agent_start without its end in the feed. */
+  private onWorker = false;
+  /** Controls for a run still queued: sent when a worker starts it (it would miss them before). */
+  private deferred: Control[] = [];
   private client: ClientAttachment | undefined;
   private idleWaiters: (() => void)[] = [];
   private updates: Promise<void> = Promise.resolve();
@@ -179,7 +184,7 @@ export class QueuedSession implements HostedSession {
     this.checkOpen();
     if (images.length > 0)
       throw new EngineError("invalid", "a cluster node does not carry image attachments to its workers");
-    if (this.running && mode === "immediate") this.control({ kind: "steer", text });
+    if (this.running && mode === "immediate") this.forRun({ kind: "steer", text });
     else this.submit(text); // a follow-up is the session's next job: its queue runs them in turn
   }
 
@@ -196,12 +201,12 @@ export class QueuedSession implements HostedSession {
   interrupt(text: string): void {
     this.checkOpen();
     if (!this.running) throw new EngineError("idle", `session ${this.id} has no run to interrupt`);
-    this.control({ kind: "interrupt", text });
+    this.forRun({ kind: "interrupt", text });
   }
 
   abort(): boolean {
     if (!this.running) return false;
-    this.control({ kind: "abort" });
+    this.forRun({ kind: "abort" });
     return true;
   }
 
@@ -261,6 +266,7 @@ export class QueuedSession implements HostedSession {
     if (!this.running) return;
     await this.refresh();
     this.running = false;
+    this.deferred = []; // the runs they were for are over
     this.journal.append({ type: "idle", aborted: this.lastAborted }, undefined, this.journal.lastId);
     this.finishIdle();
   }
@@ -272,6 +278,17 @@ export class QueuedSession implements HostedSession {
     this.note(event);
     if (event.type === "agent_end") this.lastAborted = event.stopReason === "aborted";
     this.journal.append(event, seq, seq);
+    if (event.type === "agent_end" || event.type === "run_failed") this.onWorker = false;
+    if (event.type === "agent_start") {
+      this.onWorker = true;
+      for (const control of this.deferred.splice(0)) this.control(control);
+    }
+  }
+
+  /** A control for the run going on: now if a worker runs it, else once one starts it. */
+  private forRun(control: Control): void {
+    if (this.onWorker) this.control(control);
+    else this.deferred.push(control);
   }
 
   private note(event: ServerEvent): void {
