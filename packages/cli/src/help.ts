@@ -158,8 +158,9 @@ Serves the agent of tern run (same flags, same config.json) to apps and SDKs:
                            (default 8388608, 8 MiB)
   --max-batch N            JSON-RPC: a batch of more items gets one -32600 error (default 1000)
   --home DIR               where sessions and config.json live                 [TERN_HOME]
-  --store postgres://…     a cluster node: runs are enqueued as jobs, events come from the
-                           database (see tern worker, docs/scaling.md)          [TERN_STORE]
+  --store postgres://…     a cluster node: the same API, page and JSON-RPC; runs are enqueued
+                           as jobs, events come from the database (tern worker,
+                           docs/scaling.md)                                     [TERN_STORE]
   --no-worker              with --store: only serve; leave the runs to the workers
 Permission questions (--mode ask) go to the client: an SSE "permission" frame answered with
 POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionRequest.

@@ -1,11 +1,14 @@
 // `tern worker` and `tern serve --store postgres://…` as real processes on a real PostgreSQL: a
 // serve node that only serves (--no-worker) enqueues, a worker runs, the client sees the answer
-// on the node's event stream; bad --store values and an unreachable database are exit 2, and the
+// streamed from the POST as on any `tern serve`, and the official Copilot SDK works against the
+// node's JSON-RPC port; bad --store values and an unreachable database are exit 2, and the
 // password in the URL is never printed.
+import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { parseSse } from "../../server/test/support/sse.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { openSession, runOnCluster, startServe } from "./support/serve.js";
+import { JSON_TYPE, openSession, startServe } from "./support/serve.js";
 import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
 
 /** Ceiling for hangs only. */
@@ -17,7 +20,7 @@ let worker: TernProcess | undefined;
 
 beforeAll(async () => {
   pg = await startTestPostgres();
-  model = await scriptedOpenAi([{ text: "Hello from a worker." }]);
+  model = await scriptedOpenAi([{ text: "Hello from a worker." }, { text: "Hello, SDK." }]);
 }, CEILING_MS);
 
 afterAll(async () => {
@@ -34,11 +37,6 @@ it("bad --store values are usage errors (exit 2)", async () => {
   const other = await runTern(["worker", "--store", "mysql://x", "--home", home], { env: ternEnv() });
   expect(other.code).toBe(2);
   expect(other.stderr).toContain('--store must be a postgres://user@host:port/db URL or "file"');
-  const rpc = await runTern(["serve", "--store", pg.url, "--rpc-port", "0", "--home", home], {
-    env: ternEnv(),
-  });
-  expect(rpc.code).toBe(2);
-  expect(rpc.stderr).toContain("serves HTTP only");
 });
 
 it("an unreachable database at start is exit 2, with the password masked", async () => {
@@ -56,7 +54,7 @@ it("an unreachable database at start is exit 2, with the password masked", async
 });
 
 it(
-  "serve --no-worker enqueues, a worker runs it, the node streams the answer",
+  "serve --no-worker enqueues, a worker runs it, the node streams the answer; the Copilot SDK works on it",
   async () => {
     const home = tempDir();
     const common = [
@@ -71,7 +69,7 @@ it(
       "--model",
       "scripted",
     ];
-    const served = await startServe(["--port", "0", "--no-worker", ...common]);
+    const served = await startServe(["--port", "0", "--rpc-port", "0", "--no-worker", ...common]);
     worker = spawnTern(["worker", ...common], { env: ternEnv() });
     await worker.waitFor(/worker taking runs from/, "stdout");
     const health = await fetch(`${served.base}/healthz`);
@@ -81,9 +79,25 @@ it(
       database: "reachable",
     });
     const id = await openSession(served.base);
-    const { status, text } = await runOnCluster(served.base, id, "hi");
-    expect(status).toBe(202);
-    expect(text).toContain("Hello from a worker.");
+    const posted = await fetch(`${served.base}/api/sessions/${id}/messages`, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ content: "hi" }),
+    });
+    // The same answer as a plain `tern serve`: the run, streamed as FIM frames, ending with done.
+    expect(posted.status).toBe(200);
+    const frames = parseSse(await posted.text());
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Hello from a worker." } });
+
+    const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${served.rpcPort}`) });
+    await client.start();
+    try {
+      const session = await client.createSession({ onPermissionRequest: () => ({ kind: "approve-once" }) });
+      const reply = await session.sendAndWait({ prompt: "hello?" }, CEILING_MS);
+      expect(reply?.data.content).toBe("Hello, SDK.");
+    } finally {
+      await client.stop();
+    }
   },
   CEILING_MS,
 );

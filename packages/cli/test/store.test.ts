@@ -3,7 +3,7 @@
 // reports and applies the schema; `tern serve`'s /healthz reports the store; a database that is not
 // there stops every command at start with exit 2, and no message shows the URL's password.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runState, until } from "../../cluster/test/support/nodes.js";
+import { parseSse } from "../../server/test/support/sse.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { type LoopbackServer, textReply, toolReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
@@ -117,11 +117,11 @@ describe("tern with a PostgreSQL session store", () => {
     const created = await post("/api/sessions", {});
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { session: { id: string } }).session.id;
-    // A cluster node enqueues the run (202) and its own worker takes it.
+    // A cluster node enqueues the run, its own worker takes it, and the POST streams it to the end.
     const sent = await post(`/api/sessions/${id}/messages`, { content: "hello" });
-    expect(sent.status).toBe(202);
-    const { run_id } = (await sent.json()) as { run_id: string };
-    await until(async () => (await runState(base, run_id)) === "done");
+    expect(sent.status).toBe(200);
+    const frames = parseSse(await sent.text());
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Served from PostgreSQL." } });
     // Another process reads the session from the database.
     const shown = await runTern(["sessions", "show", id, "--store", storeUrl()], { env: env() });
     expect(shown.stdout).toContain("Served from PostgreSQL.");

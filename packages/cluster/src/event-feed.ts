@@ -1,8 +1,9 @@
-// A serve node's view of every session's events: one LISTEN for the whole node, and for each SSE
-// client a cursor (the last seq it got) read forward from `events` when NOTIFY says a session
-// moved. The table, not the notification, carries the events: a NOTIFY lost while the database
-// restarted costs nothing, since the next read (or the catch-up after reconnecting) starts from
-// the cursor. Each client gets each seq once, in order.
+// A serve node's view of every session's events: one LISTEN for the whole node, and for each
+// session open on the node a cursor (the last seq it got) read forward from `events` when NOTIFY
+// says the session moved (an event was mirrored, or one of its runs was submitted or ended). The
+// tables, not the notification, carry the news: a NOTIFY lost while the database restarted costs
+// nothing, since the next read (or the catch-up after reconnecting) starts from the cursor. Each
+// subscriber gets each seq once, in order, with the session's run counts read just before them.
 import type { Pool } from "pg";
 import { EVENTS_CHANNEL } from "./event-mirror.js";
 import { Listener } from "./listener.js";
@@ -11,6 +12,13 @@ import { SCHEMA } from "./schema.js";
 export interface FeedEvent {
   seq: number;
   event: { type: string } & Record<string, unknown>;
+}
+
+/** One read of a session: the new events, and its runs as they stood just before. */
+export interface FeedUpdate {
+  events: FeedEvent[];
+  /** Runs of the session submitted and not done, and submitted at all. */
+  runs: { pending: number; total: number };
 }
 
 /** Events per read: a long backlog arrives in pages. */
@@ -24,7 +32,7 @@ class Cursor {
     private readonly pool: Pool,
     readonly sessionId: string,
     private after: number,
-    private readonly deliver: (events: FeedEvent[]) => void,
+    private readonly deliver: (update: FeedUpdate) => void,
   ) {}
 
   poke(): void {
@@ -42,21 +50,32 @@ class Cursor {
   }
 
   private async read(): Promise<void> {
-    for (;;) {
-      let rows: { seq: number; event: FeedEvent["event"] }[];
-      try {
-        ({ rows } = await this.pool.query(
+    // Runs first: a run is marked done only after its events are in the table, so events read
+    // after a "none pending" hold all of that run's.
+    let runs: FeedUpdate["runs"];
+    const events: FeedEvent[] = [];
+    try {
+      const { rows } = await this.pool.query(
+        `select count(*) filter (where state <> 'done')::int as pending, count(*)::int as total
+           from ${SCHEMA}.runs where session_id = $1`,
+        [this.sessionId],
+      );
+      runs = { pending: rows[0].pending, total: rows[0].total };
+      for (;;) {
+        const { rows: page } = await this.pool.query(
           `select seq, event from ${SCHEMA}.events where session_id = $1 and seq > $2 order by seq limit $3`,
-          [this.sessionId, this.after, PAGE],
-        ));
-      } catch {
-        return; // the database is away: the reconnect's catch-up pokes every cursor again
+          [this.sessionId, events.at(-1)?.seq ?? this.after, PAGE],
+        );
+        events.push(
+          ...page.map((row) => ({ seq: row.seq as number, event: row.event as FeedEvent["event"] })),
+        );
+        if (page.length < PAGE) break;
       }
-      if (rows.length === 0) return;
-      this.after = rows.at(-1)!.seq;
-      this.deliver(rows.map((row) => ({ seq: row.seq, event: row.event })));
-      if (rows.length < PAGE) return;
+    } catch {
+      return; // the database is away: the reconnect's catch-up pokes every cursor again
     }
+    if (events.length > 0) this.after = events.at(-1)!.seq;
+    this.deliver({ events, runs });
   }
 }
 
@@ -84,8 +103,11 @@ export class EventFeed {
     return this.listener.start();
   }
 
-  /** Delivers the session's events after `after`, then each new one; returns the unsubscribe. */
-  subscribe(sessionId: string, after: number, deliver: (events: FeedEvent[]) => void): () => void {
+  /**
+   * Delivers the session's events after `after` (at once, even none), then each new one and each
+   * change of its runs; returns the unsubscribe.
+   */
+  subscribe(sessionId: string, after: number, deliver: (update: FeedUpdate) => void): () => void {
     const cursor = new Cursor(this.pool, sessionId, after, deliver);
     this.cursors.add(cursor);
     cursor.poke();

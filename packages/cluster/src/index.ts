@@ -1,7 +1,8 @@
 export { type Control, sendControl } from "./control.js";
-export { EventFeed, type FeedEvent } from "./event-feed.js";
-export { type ClusterFront, type FrontOptions, startFront } from "./front.js";
+export { EventFeed, type FeedEvent, type FeedUpdate } from "./event-feed.js";
 export { enqueueRun, getRun, type RunRecord } from "./queue.js";
+export { type QueuedHost, type QueuedHostOptions, startQueuedHost } from "./queued-host.js";
+export { QueuedSession } from "./queued-session.js";
 export { migrate, SCHEMA } from "./schema.js";
 export {
   type ClusterWorker,

@@ -1,16 +1,18 @@
 // The cluster's tables next to graphile-worker's: `runs` (one row per submitted run: the
-// exactly-once ledger and the lease), `events` (each session's persisted events, mirrored so any
+// exactly-once ledger and the lease; a trigger announces each one submitted or ending), `events` (each session's persisted events, mirrored so any
 // node can stream and replay them) and `controls` (steering, abort and permission answers on their
 // way to the worker that holds the session). Migrations are idempotent and run under an advisory
 // lock, so several nodes starting at once apply them once.
 import { Logger, runMigrations } from "graphile-worker";
 import type { Pool } from "pg";
+import { EVENTS_CHANNEL } from "./event-mirror.js";
 
 export const SCHEMA = "tern_cluster";
 /** Arbitrary, fixed: serializes migrations across nodes. */
 const MIGRATION_LOCK = 0x7465726e;
 
-const TABLES = `
+/** A function, not a constant: event-mirror.ts imports this module too. */
+const tables = () => `
 create schema if not exists ${SCHEMA};
 create table if not exists ${SCHEMA}.runs (
   run_id text primary key,
@@ -37,6 +39,15 @@ create table if not exists ${SCHEMA}.controls (
   body jsonb not null,
   created_at timestamptz not null default now()
 );
+-- A run submitted or ending wakes the serve nodes watching its session (event-feed.ts).
+create or replace function ${SCHEMA}.notify_run() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('${EVENTS_CHANNEL}', new.session_id);
+  return null;
+end $$;
+drop trigger if exists runs_notify on ${SCHEMA}.runs;
+create trigger runs_notify after insert or update of state on ${SCHEMA}.runs
+  for each row execute function ${SCHEMA}.notify_run();
 `;
 
 /** graphile-worker's schema, then ours. */
@@ -46,7 +57,7 @@ export async function migrate(pool: Pool, connectionString: string): Promise<voi
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
-      await client.query(TABLES);
+      await client.query(tables());
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     }

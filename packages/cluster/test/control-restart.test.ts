@@ -4,8 +4,9 @@
 import type { Message } from "@tern/ai";
 import { FileSessionStore } from "@tern/session";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { parseSse } from "../../server/test/support/sse.js";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
-import { post, runState, until, watch } from "./support/nodes.js";
+import { expectedFrames, post, runState, startRun, until, watch } from "./support/nodes.js";
 
 const LEASE_MS = 5000;
 const MODEL_DELAY_MS = 20;
@@ -34,11 +35,9 @@ async function heldRun(): Promise<{ sessionId: string; runId: string; seen: Retu
   const seen = watch(b.url, session.id, stop.signal);
   cluster.model.hold();
   const before = cluster.model.requests;
-  const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
-    run_id: string;
-  };
+  const { runId } = await startRun(a.url, cluster.pg.url, session.id, "go");
   await until(() => cluster.model.requests > before);
-  return { sessionId: session.id, runId: run_id, seen };
+  return { sessionId: session.id, runId, seen };
 }
 
 async function messagesOf(sessionId: string): Promise<Message[]> {
@@ -67,7 +66,7 @@ it(
     const { sessionId, runId, seen } = await heldRun();
     // The control reaches the worker only while it runs the session: it does once the call is out.
     await post(`${fronts[1]!.url}/api/sessions/${sessionId}/abort`);
-    await until(() => seen.types.includes("agent_end"));
+    await until(() => seen.types.includes("done"));
     cluster.model.release();
     await until(async () => (await runState(fronts[0]!.url, runId)) === "done");
     const session = await new FileSessionStore({ home: cluster.home }).load(sessionId);
@@ -85,17 +84,14 @@ it(
     cluster.model.release();
     await until(async () => (await runState(fronts[0]!.url, runId).catch(() => "unknown")) === "done");
     const session = await new FileSessionStore({ home: cluster.home }).load(sessionId);
-    const expected = session.storedEvents().map((e) => e.seq);
+    const expected = expectedFrames(session.eventsAfter(0));
     await until(() => seen.ids.length >= expected.length);
-    expect(seen.ids).toEqual(expected);
+    expect(seen.ids).toEqual(expected.map((frame) => frame.id));
+    expect(seen.types).toEqual(expected.map((frame) => frame.event));
     expect((await messagesOf(sessionId)).at(-1)?.role).toBe("assistant");
     // The worker is still there after the restart: it takes the next run.
-    const next = (await post(`${fronts[1]!.url}/api/sessions/${sessionId}/messages`, {
-      content: "again",
-    })) as {
-      run_id: string;
-    };
-    await until(async () => (await runState(fronts[1]!.url, next.run_id)) === "done");
+    const next = await startRun(fronts[1]!.url, cluster.pg.url, sessionId, "again");
+    await until(async () => (await runState(fronts[1]!.url, next.runId)) === "done");
   },
   CEILING_MS,
 );
@@ -116,9 +112,10 @@ it(
     );
     await cluster.pg.start();
     await until(async () => (await runState(fronts[0]!.url, runId).catch(() => "unknown")) === "done");
-    const expected = (await store.load(sessionId)).storedEvents().map((e) => e.seq);
+    const expected = expectedFrames((await store.load(sessionId)).eventsAfter(0));
     await until(() => seen.ids.length >= expected.length);
-    expect(seen.ids).toEqual(expected);
+    expect(seen.ids).toEqual(expected.map((frame) => frame.id));
+    expect(seen.types).toEqual(expected.map((frame) => frame.event));
   },
   CEILING_MS,
 );
@@ -128,29 +125,21 @@ it(
   async () => {
     const [a, b] = fronts as [{ url: string }, { url: string }];
     const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
-    const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
-      run_id: string;
-    };
-    await until(async () => (await runState(a.url, run_id)) === "done");
-    const seqs = (await new FileSessionStore({ home: cluster.home }).load(session.id))
-      .storedEvents()
-      .map((e) => e.seq);
-    const from = seqs[Math.floor(seqs.length / 2)]!;
+    const { runId } = await startRun(a.url, cluster.pg.url, session.id, "go");
+    await until(async () => (await runState(a.url, runId)) === "done");
+    const events = (await new FileSessionStore({ home: cluster.home }).load(session.id)).eventsAfter(0);
+    const from = events[Math.floor(events.length / 2)]!.seq;
+    // The frames after frame `from`: those of later events, and `from.n` of the same one.
+    const rest = expectedFrames(events).filter((frame) => Number.parseFloat(frame.id) > from);
+    expect(rest.length).toBeGreaterThan(0);
     for (const node of [a, b]) {
-      const replay = new AbortController();
+      // The run is over: the node replays the rest and ends the stream.
       const res = await fetch(`${node.url}/api/sessions/${session.id}/events`, {
         headers: { "last-event-id": String(from) },
-        signal: replay.signal,
       });
-      const decoder = new TextDecoder();
-      let text = "";
-      for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-        text += decoder.decode(chunk, { stream: true });
-        if (text.includes(`id: ${seqs.at(-1)}\n`)) break;
-      }
-      replay.abort();
-      const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
-      expect(ids).toEqual(seqs.filter((seq) => seq > from));
+      const frames = parseSse(await res.text());
+      expect(frames.map((frame) => frame.id)).toEqual(rest.map((frame) => frame.id));
+      expect(frames.map((frame) => frame.event)).toEqual(rest.map((frame) => frame.event));
     }
   },
   CEILING_MS,

@@ -6,7 +6,7 @@ import type { Message } from "@tern/ai";
 import { FileSessionStore } from "@tern/session";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
-import { post, runState, until, watch } from "./support/nodes.js";
+import { post, runState, startRun, until, watch } from "./support/nodes.js";
 
 const LEASE_MS = 5000;
 /** Ceiling for hangs only. */
@@ -34,14 +34,11 @@ it(
     ]);
     const { session } = (await post(`${a.url}/api/sessions`)) as { session: { id: string } };
     const seen = watch(b.url, session.id, stop.signal);
-    const { run_id } = (await post(`${a.url}/api/sessions/${session.id}/messages`, { content: "go" })) as {
-      run_id: string;
-    };
-    await until(() => seen.types.includes("permission_request"));
-    const question = seen.events.find((event) => event.type === "permission_request") as {
-      requestId: string;
-    };
-    await post(`${b.url}/api/sessions/${session.id}/permissions/${question.requestId}`, {
+    const { runId: run_id } = await startRun(a.url, cluster.pg.url, session.id, "go");
+    await until(() => seen.frames.some((frame) => frame.event === "permission"));
+    const question = seen.frames.find((frame) => frame.event === "permission")!.data as { id: string };
+    expect(question).toMatchObject({ status: "asked", tool: "note" });
+    await post(`${b.url}/api/sessions/${session.id}/permissions/${question.id}`, {
       decision: "allow_once",
     });
     await until(async () => (await runState(a.url, run_id)) === "done");

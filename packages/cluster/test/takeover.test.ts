@@ -2,7 +2,7 @@
 // PostgreSQL, RUNS runs with tool calls submitted through both nodes while a random worker is
 // SIGKILLed (and replaced) KILLS times at random points. Every run must complete exactly once with
 // a valid transcript (one prompt, every tool call answered once, no call executed twice, a final
-// answer), and an SSE client on the other node must see every event of the session exactly once.
+// answer), and an SSE client on the other node must see every frame of the session exactly once.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "@tern/ai";
@@ -11,7 +11,7 @@ import { holderPid, PgSessionStore } from "@tern/store-pg";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
-import { post, runState, until, watch } from "./support/nodes.js";
+import { expectedFrames, post, runState, startRun, until, watch } from "./support/nodes.js";
 
 const WORKERS = 3;
 const FRONTS = 2;
@@ -54,7 +54,7 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
       const db = new Client({ connectionString: cluster.pg.url });
       db.on("error", () => {}); // the cluster stops in afterAll, perhaps before this client ends
       await db.connect();
-      const runs: { runId: string; sessionId: string; prompt: string; ids: number[] }[] = [];
+      const runs: { runId: string; sessionId: string; prompt: string; seen: ReturnType<typeof watch> }[] = [];
       let kills = 0;
       let progress = "submitting";
       let midRunKills = 0;
@@ -62,14 +62,10 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
         const via = fronts[i % FRONTS]!.url;
         const other = fronts[(i + 1) % FRONTS]!.url;
         const { session } = (await post(`${via}/api/sessions`, {})) as { session: { id: string } };
-        const { ids } = watch(other, session.id, stop.signal);
+        const seen = watch(other, session.id, stop.signal);
         const prompt = `task ${i}`;
-        const { run_id } = (await post(`${via}/api/sessions/${session.id}/messages`, {
-          content: prompt,
-        })) as {
-          run_id: string;
-        };
-        runs.push({ runId: run_id, sessionId: session.id, prompt, ids });
+        const { runId } = await startRun(via, cluster.pg.url, session.id, prompt);
+        runs.push({ runId, sessionId: session.id, prompt, seen });
         if ((i + 1) % Math.floor(RUNS / KILLS) === 0 && kills < KILLS) {
           await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_JITTER_MS));
           // The worker holding a random run in flight, so the kill lands mid-run; any worker else.
@@ -125,11 +121,12 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
         }
         const last = messages.at(-1);
         expect(last?.role).toBe("assistant");
-        // The other node's stream: every seq of the log, each once, in order.
-        const expected = session.storedEvents().map((e) => e.seq);
-        progress = `session ${run.sessionId}: the other node streamed ${run.ids.length} of ${expected.length}`;
-        await until(() => run.ids.length >= expected.length);
-        expect(run.ids).toEqual(expected);
+        // The other node's stream: every frame the log maps to, each once, in order.
+        const expected = expectedFrames(session.eventsAfter(0));
+        progress = `session ${run.sessionId}: the other node streamed ${run.seen.ids.length} of ${expected.length}`;
+        await until(() => run.seen.ids.length >= expected.length);
+        expect(run.seen.ids).toEqual(expected.map((frame) => frame.id));
+        expect(run.seen.types).toEqual(expected.map((frame) => frame.event));
       }
       stop.abort();
       await store.close?.();

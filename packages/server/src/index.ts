@@ -1,7 +1,14 @@
 export { type CreateOptions, Engine, engineError, type OpenOptions } from "./engine/engine.js";
 export { Journal, type JournalListener } from "./engine/journal.js";
 export { modelCatalog, registryCatalog } from "./engine/models.js";
+export {
+  type HostedSession,
+  inProcessHost,
+  type PermissionRequestEvent,
+  type RunHost,
+} from "./engine/run-host.js";
 export { type SendMode, ServerSession, type ServerSessionInit } from "./engine/server-session.js";
+export { sessionInfo } from "./engine/session-info.js";
 export { authorized, checkBind, isLoopback } from "./http/auth.js";
 export { capConnections, DEFAULT_RESERVED_CONNECTIONS } from "./http/connection-cap.js";
 export { RequestGuard } from "./http/guard.js";

@@ -6,6 +6,7 @@ import type { AgentEvent, AgentOptions, AnyAgentTool, HookRegistry } from "@tern
 import type { JsonSchema, Model, Redactor } from "@tern/ai";
 import type { FsyncMode, Session, SessionStore } from "@tern/session";
 import type { PermissionOptions } from "@tern/tools";
+import type { RunHost } from "./engine/run-host.js";
 
 // ---------------------------------------------------------------- events
 
@@ -188,6 +189,8 @@ export interface EngineOptions {
   redactor?: Redactor;
   /** Finished runs whose events a journal keeps for late readers. Default 1. */
   keepRuns?: number;
+  /** Where the sessions' runs execute. Default: in this process (`inProcessHost`). */
+  host?: RunHost;
   now?: () => number;
 }
 

@@ -1,12 +1,13 @@
-// The web page against a real `tern serve` child process and a scripted OpenAI-compatible model
-// on loopback, in Debian's chromium: sessions, a run with parallel tool calls and a streamed
+// The web page against a real `tern serve` child process, and against a two-node cluster of them
+// on a throwaway PostgreSQL, with a scripted OpenAI-compatible model on loopback, in Debian's
+// chromium: sessions, a run with parallel tool calls and a streamed
 // answer, permission questions answered both ways, Stop, reload mid-run and a second tab, an
 // interrupt typed during a run, the compaction divider, the token prompt, a hostile answer.
 // No timing assertions: every wait is for a DOM state, with a ceiling for hangs only.
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Page } from "playwright-core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   contentText,
   type LoopbackServer,
@@ -16,10 +17,12 @@ import {
   wireMessages,
 } from "../../cli/test/support/openai-script.js";
 import { removeLater, spawnTern, tempDir, ternEnv } from "../../cli/test/support/tern.js";
+import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { newPage, screenshot } from "./support/browser.js";
-import { openNew, send, servePage } from "./support/page.js";
+import { openNew, send, serveClusterPage, servePage } from "./support/page.js";
 
-const TEST_MS = 90_000;
+/** Ceiling for hangs only (a cluster's nodes migrate a fresh database first). */
+const TEST_MS = 240_000;
 let model: LoopbackServer;
 
 beforeEach(async () => {
@@ -29,11 +32,38 @@ afterEach(async () => {
   await model.close();
 });
 
-const serve = (extra: string[] = [], home = tempDir()) => servePage(model, extra, home);
-
 const footers = (page: Page) => page.locator("li.footer");
 
-describe("the web page", () => {
+let pg: TestPostgres | undefined;
+afterAll(async () => {
+  await pg?.dispose();
+});
+
+/**
+ * One `tern serve`, and a two-node cluster of them (`--store postgres://…`, each also a worker)
+ * whose second node serves the second tab. A cluster streams persisted events only: its answer
+ * arrives whole, so "under way" is the Stop button there rather than the live text.
+ */
+describe.each(["one server", "a two-node cluster"] as const)("the web page on %s", (host) => {
+  const cluster = host === "a two-node cluster";
+  const serve = async (extra: string[] = [], home = tempDir()) => {
+    if (!cluster) {
+      const one = await servePage(model, extra, home);
+      return { ...one, other: one.base };
+    }
+    pg ??= await startTestPostgres();
+    const nodes = await serveClusterPage(model, pg.url, extra, home);
+    stopAfter.push(nodes.stop);
+    return nodes;
+  };
+  // A test's nodes (workers that poll their database) do not outlive it on a shared machine.
+  const stopAfter: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const stop of stopAfter.splice(0)) await stop();
+  });
+  const underWay = (page: Page) =>
+    cluster ? page.getByRole("button", { name: "Stop" }).waitFor() : page.locator("li.draft").waitFor();
+
   it(
     "prints its address, lists, creates and deletes sessions with a model from the catalogue",
     async () => {
@@ -77,7 +107,10 @@ describe("the web page", () => {
       const { page, errors } = await newPage();
       await openNew(page, base);
       await send(page, "read a and b");
-      await page.locator("li.answer.streaming, li.draft").first().waitFor();
+      await page
+        .locator(cluster ? "li.answer" : "li.answer.streaming, li.draft")
+        .first()
+        .waitFor();
       await footers(page).waitFor();
       const cards = page.getByRole("listitem").and(page.locator("li.tool"));
       expect(await cards.count()).toBe(2);
@@ -149,7 +182,7 @@ describe("the web page", () => {
       const { page } = await newPage();
       await openNew(page, base);
       await send(page, "talk a lot");
-      await page.locator("li.draft").waitFor();
+      await underWay(page);
       await page.getByRole("button", { name: "Stop" }).click();
       await footers(page).filter({ hasText: "aborted" }).waitFor();
       await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
@@ -161,10 +194,12 @@ describe("the web page", () => {
     TEST_MS,
   );
 
-  it(
+  // Open on a cluster: after a reload mid-run the page misses the run's user message there (the
+  // node's run_from against its copy of the session); not yet solved, so not claimed.
+  (cluster ? it.skip : it)(
     "reloaded mid-run, and in a second tab, shows the run exactly once",
     async () => {
-      const { base } = await serve();
+      const { base, other } = await serve();
       model.push(
         toolReply([{ name: "ls", args: {} }]),
         textReply("Listed the directory. ".repeat(30), { delayMs: 60, chunkSize: 4 }),
@@ -173,10 +208,10 @@ describe("the web page", () => {
       await openNew(page, base);
       await send(page, "list it");
       await page.locator("li.tool.done").waitFor();
-      await page.locator("li.draft").waitFor();
+      await underWay(page);
       await page.reload();
       const second = (await newPage()).page;
-      await second.goto(page.url());
+      await second.goto(page.url().replace(base, other));
       for (const tab of [page, second]) {
         await footers(tab).waitFor();
         expect(await tab.locator("li.user").count()).toBe(1);
@@ -329,7 +364,9 @@ describe("the web page", () => {
     },
     TEST_MS,
   );
+});
 
+describe("the web page of the demo", () => {
   it(
     "runs the offline demo in the page: tern demo --web",
     async () => {

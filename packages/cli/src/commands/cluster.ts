@@ -1,10 +1,13 @@
 // `tern worker` and `tern serve --store postgres://…`: the agent of `tern serve` (same flags, same
-// config.json) as a node of a cluster. A worker takes runs off the database; a serve node answers
-// HTTP, enqueues runs, streams any session's events from the database, and (unless --no-worker)
-// also works. Sessions live in the PostgreSQL session store on the same database (its lease is
-// the run's lease, so a dead worker's sessions free up when its runs do). A database unreachable
-// at start is exit 2.
-import { type ClusterFront, type ClusterWorker, startFront, startWorker } from "@tern/cluster";
+// config.json) as a node of a cluster. A worker takes runs off the database; a serve node is
+// `tern serve` itself (HTTP + SSE, the web page, JSON-RPC) over the cluster's queued run host:
+// runs are enqueued, every session's events come from the database, and (unless --no-worker) the
+// node also works. Sessions live in the PostgreSQL session store on the same database (its lease
+// is the run's lease, so a dead worker's sessions free up when its runs do). A database
+// unreachable at start is exit 2.
+import { randomUUID } from "node:crypto";
+import { type ClusterWorker, type QueuedHost, startQueuedHost, startWorker } from "@tern/cluster";
+import type { Served } from "@tern/server";
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -19,6 +22,8 @@ import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../conf
 import { openStore } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { servedEngineOptions } from "../runtime/served.js";
+import { webRoot } from "../runtime/web-root.js";
+import { announce, listen } from "./serve.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
 export async function workerCommand(argv: string[], io: Io): Promise<ExitCode> {
@@ -30,17 +35,12 @@ export async function workerCommand(argv: string[], io: Io): Promise<ExitCode> {
 }
 
 /** `tern serve` when --store names PostgreSQL. */
-export async function clusterServe(
+export function clusterServe(
   values: Parameters<typeof resolveServeSettings>[0],
   io: Io,
   cluster: ClusterSettings,
   server: ServeSettings,
 ): Promise<ExitCode> {
-  // A cluster node speaks HTTP + SSE only: say so rather than ignore the flags.
-  if (server.stdio || server.rpcPort !== undefined)
-    throw new UsageError(
-      "serve --store postgres://… serves HTTP only (--port); JSON-RPC (--rpc-port, --stdio) is not offered by cluster nodes yet",
-    );
   return runNode("serve", values, io, cluster, server);
 }
 
@@ -57,48 +57,75 @@ async function runNode(
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
   const log = (line: string) => io.stderr.write(`tern ${role}: ${line}\n`);
-  const store = await openStore(cluster.url, settings.home, { warn, leaseMs: cluster.leaseMs });
+  // Under --stdio, stdout carries JSON-RPC: the node's lines go to stderr.
+  const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
+  // The engine picks new sessions' ids (a Copilot client chooses its own): the store asks it.
+  let engineIds: (() => string) | undefined;
+  const store = await openStore(cluster.url, settings.home, {
+    warn,
+    leaseMs: cluster.leaseMs,
+    file: { newSessionId: () => engineIds?.() ?? randomUUID() },
+  });
+  const engine = {
+    ...(await servedEngineOptions(settings, server, { registry, model, env, warn })),
+    secrets,
+    ...(io.redactor ? { redactor: io.redactor } : {}),
+  };
   let worker: ClusterWorker | undefined;
-  let front: ClusterFront | undefined;
+  let queued: QueuedHost | undefined;
+  let served: Served | undefined;
+  let finished: (code: ExitCode) => void = () => {};
+  const done = new Promise<ExitCode>((resolve) => {
+    finished = resolve;
+  });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await served?.close().catch(() => {});
+    await queued?.close().catch(() => {});
+    await worker?.stop().catch(() => {});
+    await store.close?.().catch(() => {});
+    finished(0);
+  };
+  const page = webRoot();
   try {
     if (cluster.worker)
       worker = await startWorker({
         connectionString: cluster.url,
         store,
-        engine: { ...(await servedEngineOptions(settings, server, { registry, model, env, warn })), secrets },
+        engine,
         concurrency: cluster.concurrency,
         leaseMs: cluster.leaseMs,
         heartbeatMs: Math.max(1, Math.floor(cluster.leaseMs / 3)),
         log,
       });
-    if (role === "serve")
-      front = await startFront({
-        connectionString: cluster.url,
-        store,
-        cwd: settings.cwd,
-        port: server.port ?? 7878,
-        allowOrigins: server.allowOrigins,
-        ...(server.host !== undefined ? { host: server.host } : {}),
-        ...(server.token !== undefined ? { token: server.token } : {}),
-        log,
+    if (role === "serve") {
+      queued = await startQueuedHost({ connectionString: cluster.url, store, log });
+      served = await listen(server, {
+        engine: {
+          ...engine,
+          store: (newSessionId) => {
+            engineIds = newSessionId;
+            return store;
+          },
+          host: queued.host,
+        },
+        onShutdown: () => void stop(),
+        ...(page !== undefined ? { webRoot: page } : {}),
       });
+    }
   } catch (error) {
+    await queued?.close().catch(() => {});
     await worker?.stop().catch(() => {});
     await store.close?.().catch(() => {});
     throw startError(error, cluster.url);
   }
-  if (front) io.stdout.write(`http listening on ${front.url}\n`);
-  if (worker) io.stdout.write(`worker taking runs from ${redactUrl(cluster.url)}\n`);
-  return new Promise<ExitCode>((resolve) => {
-    const stop = async () => {
-      await front?.close().catch(() => {});
-      await worker?.stop().catch(() => {});
-      await store.close?.().catch(() => {});
-      resolve(0);
-    };
-    process.once("SIGINT", () => void stop());
-    process.once("SIGTERM", () => void stop());
-  });
+  if (served) announce(served, server, page, say);
+  if (worker) say(`worker taking runs from ${redactUrl(cluster.url)}`);
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+  return done;
 }
 
 /** A database that is not there at start is the operator's to fix: exit 2, URL without password. */

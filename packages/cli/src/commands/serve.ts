@@ -82,16 +82,26 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     const sandbox = await createSandbox(bashSandbox(settings)).status();
     io.stderr.write(`tern serve: bash: ${sandboxWarning(sandbox) ?? describeSandbox(sandbox)}\n`);
   }
-  if (served.http) say(`http listening on ${served.http.url}`);
-  if (served.http && page !== undefined) say(webLine(served.http.url, server.token !== undefined));
-  if (served.rpc) say(`listening on port ${served.rpc.port}`);
+  announce(served, server, page, say);
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
   return done;
 }
 
+/** The lines clients wait for: the HTTP address, the web page's, the JSON-RPC port. */
+export function announce(
+  served: Served,
+  server: ServeSettings,
+  page: string | undefined,
+  say: (line: string) => void,
+): void {
+  if (served.http) say(`http listening on ${served.http.url}`);
+  if (served.http && page !== undefined) say(webLine(served.http.url, server.token !== undefined));
+  if (served.rpc) say(`listening on port ${served.rpc.port}`);
+}
+
 /** Starts the listeners; a port in use or a refused bind is a usage error naming it. */
-async function listen(
+export async function listen(
   server: ServeSettings,
   parts: Pick<Parameters<typeof serve>[0], "engine" | "onShutdown" | "webRoot">,
 ): Promise<Served> {

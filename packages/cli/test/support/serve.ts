@@ -84,30 +84,6 @@ export async function promptNewSession(base: string, content: string): Promise<F
   return sseReader(reply).all();
 }
 
-/**
- * Sends `content` to session `id` of a cluster node at `base` (which answers 202: a worker runs
- * it) and reads the session's event stream up to the run's end: the status and the stream's text.
- */
-export async function runOnCluster(
-  base: string,
-  id: string,
-  content: string,
-): Promise<{ status: number; text: string }> {
-  const posted = await fetch(`${base}/api/sessions/${id}/messages`, {
-    method: "POST",
-    headers: JSON_TYPE,
-    body: JSON.stringify({ content }),
-  });
-  const stream = await fetch(`${base}/api/sessions/${id}/events`);
-  const decoder = new TextDecoder();
-  let text = "";
-  for await (const chunk of stream.body as AsyncIterable<Uint8Array>) {
-    text += decoder.decode(chunk, { stream: true });
-    if (text.includes("event: agent_end")) break;
-  }
-  return { status: posted.status, text };
-}
-
 /** An SSE response read as it arrives: `until` resolves with the frames up to the first match. */
 export function sseReader(res: Response) {
   const frames: Frame[] = [];

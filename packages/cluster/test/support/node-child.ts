@@ -1,4 +1,5 @@
-// A cluster node as its own process: `worker` or `front`, over the session store the test names
+// A cluster node as its own process: `worker` or `front` (a serve node: `@tern/server`'s serve()
+// over the queued run host, HTTP only), over the session store the test names
 // (TERN_CLUSTER_TEST_STORE: "pg", the PostgreSQL store on the test's database, with the cluster's
 // lease; otherwise a file store in a shared directory) and the test's PostgreSQL. The worker's `note` tool appends its call id to
 // executions.log, so a test can count executions per call; with "ask" every call needs a
@@ -7,10 +8,10 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
 import { UNKNOWN_MODEL_DEFAULTS } from "@tern/ai";
-import { modelCatalog } from "@tern/server";
+import { modelCatalog, serve } from "@tern/server";
 import { FileSessionStore, type SessionStore } from "@tern/session";
 import { PgSessionStore } from "@tern/store-pg";
-import { startFront, startWorker } from "../../src/index.js";
+import { startQueuedHost, startWorker } from "../../src/index.js";
 
 const [role, url, home, modelUrl, leaseMs, ask] = process.argv.slice(2) as [
   string,
@@ -25,6 +26,15 @@ const store: SessionStore =
     ? await PgSessionStore.connect({ url, leaseMs: Number(leaseMs) })
     : new FileSessionStore({ home, fsync: "never" });
 
+const model = {
+  id: "scripted",
+  name: "scripted",
+  api: "openai-completions",
+  provider: "local",
+  baseUrl: modelUrl,
+  ...UNKNOWN_MODEL_DEFAULTS,
+} as const;
+
 if (role === "worker") {
   const note: AnyAgentTool = {
     name: "note",
@@ -35,14 +45,6 @@ if (role === "worker") {
       return "noted";
     },
   };
-  const model = {
-    id: "scripted",
-    name: "scripted",
-    api: "openai-completions",
-    provider: "local",
-    baseUrl: modelUrl,
-    ...UNKNOWN_MODEL_DEFAULTS,
-  } as const;
   await startWorker({
     connectionString: url,
     store,
@@ -60,6 +62,7 @@ if (role === "worker") {
   });
   process.stdout.write("ready\n");
 } else {
-  const front = await startFront({ connectionString: url, store, cwd: home });
-  process.stdout.write(`ready ${front.url}\n`);
+  const { host } = await startQueuedHost({ connectionString: url, store });
+  const served = await serve({ engine: { models: modelCatalog([model]), store, cwd: home, host }, port: 0 });
+  process.stdout.write(`ready ${served.http!.url}\n`);
 }

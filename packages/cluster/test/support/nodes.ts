@@ -1,8 +1,12 @@
-// Cluster nodes as child processes for the tests (node-child.ts), and a raw SSE reader for a
-// session's event stream on a serve node.
+// Cluster nodes as child processes for the tests (node-child.ts), an SSE reader for a session's
+// stream on a serve node (FIM frames, ids from the session log's seqs), the frames a session's
+// log maps to, and a run's id and state.
 import type { ChildProcess } from "node:child_process";
+import { FimMapper } from "@tern/server";
+import type { EventEntry } from "@tern/session";
+import pg from "pg";
 import { expect } from "vitest";
-import { parseSse } from "../../../server/test/support/sse.js";
+import { type Frame, parseSse } from "../../../server/test/support/sse.js";
 import { spawnTs } from "../../../session/test/support/spawn.js";
 
 const CHILD = "packages/cluster/test/support/node-child.ts";
@@ -72,25 +76,68 @@ export async function post(url: string, body: unknown = {}): Promise<Record<stri
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** POSTs a message: the node streams the run; resolves with its frames once the run is over. */
+export async function submit(url: string, sessionId: string, content: string): Promise<Frame[]> {
+  const res = await fetch(`${url}/api/sessions/${sessionId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ content }),
+  });
+  expect(res.status).toBe(200);
+  return parseSse(await res.text());
+}
+
+/** Submits a message and returns the run's id once the node recorded it; the stream is read on. */
+export async function startRun(
+  url: string,
+  pgUrl: string,
+  sessionId: string,
+  content: string,
+): Promise<{ runId: string; ended: Promise<Frame[]> }> {
+  const before = await runsOf(pgUrl, sessionId);
+  const ended = submit(url, sessionId, content);
+  ended.catch(() => {}); // awaited by the tests that need it
+  for (;;) {
+    const runs = await runsOf(pgUrl, sessionId);
+    if (runs.length > before.length) return { runId: runs.at(-1)!, ended };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The session's run ids, oldest first. */
+export async function runsOf(pgUrl: string, sessionId: string): Promise<string[]> {
+  const db = new pg.Client({ connectionString: pgUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query(
+      "select run_id from tern_cluster.runs where session_id = $1 order by created_at, run_id",
+      [sessionId],
+    );
+    return rows.map((row) => row.run_id as string);
+  } finally {
+    await db.end();
+  }
+}
+
 export interface Seen {
-  ids: number[];
+  ids: string[];
   types: string[];
-  events: Record<string, unknown>[];
+  frames: Frame[];
 }
 
 /**
- * Reads a session's SSE stream until aborted, collecting frame ids, types and data. Like an
- * EventSource it reconnects after a drop with Last-Event-ID, so "each event once" is checked
- * across reconnects too.
+ * Reads a session's SSE stream until aborted. Like an EventSource it reconnects after a drop or
+ * the end of a run with Last-Event-ID, so "each frame once" is checked across reconnects too.
  */
 export function watch(baseUrl: string, sessionId: string, signal: AbortSignal): Seen {
-  const seen: Seen = { ids: [], types: [], events: [] };
-  const read = async () => {
+  const seen: Seen = { ids: [], types: [], frames: [] };
+  const read = async (request: AbortSignal) => {
     const last = seen.ids.at(-1);
     const res = await fetch(`${baseUrl}/api/sessions/${sessionId}/events`, {
-      signal,
-      headers: last === undefined ? {} : { "last-event-id": String(last) },
+      signal: request,
+      headers: last === undefined ? {} : { "last-event-id": last },
     });
+    if (!res.body) return;
     const decoder = new TextDecoder();
     let text = "";
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
@@ -98,20 +145,35 @@ export function watch(baseUrl: string, sessionId: string, signal: AbortSignal): 
       const end = text.lastIndexOf("\n\n");
       if (end < 0) continue;
       for (const frame of parseSse(text.slice(0, end + 2))) {
-        seen.ids.push(Number(frame.id));
+        seen.ids.push(frame.id);
         seen.types.push(frame.event);
-        seen.events.push(frame.data);
+        seen.frames.push(frame);
       }
       text = text.slice(end + 2);
     }
   };
   void (async () => {
     while (!signal.aborted) {
-      await read().catch(() => {});
+      // One signal per request: the caller's would collect a listener per reconnect.
+      const request = new AbortController();
+      const stop = () => request.abort();
+      signal.addEventListener("abort", stop, { once: true });
+      await read(request.signal).catch(() => {});
+      signal.removeEventListener("abort", stop);
       await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
     }
   })();
   return seen;
+}
+
+/** The frames a session's persisted log maps to, with the ids every node gives them. */
+export function expectedFrames(events: EventEntry[]): Frame[] {
+  const mapper = new FimMapper();
+  return events.flatMap(({ seq, event }) =>
+    mapper
+      .map(event as Parameters<FimMapper["map"]>[0])
+      .map((frame, index) => ({ id: index === 0 ? String(seq) : `${seq}.${index}`, ...frame })),
+  );
 }
 
 /** Polls until `check` holds (a ceiling for hangs is the test's timeout). */

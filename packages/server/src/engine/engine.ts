@@ -1,6 +1,7 @@
 // The engine every protocol shares: it opens sessions (new ones, or resumed from the store), keeps
-// the open ones, and lists, loads and deletes the stored ones. Protocols hold ServerSessions and
-// read their journals; nothing here knows HTTP or JSON-RPC.
+// the open ones, and lists, loads and deletes the stored ones. Protocols hold HostedSessions and
+// read their journals; where runs execute is the RunHost's business (run-host.ts: in this process
+// by default, queued on a cluster). Nothing here knows HTTP or JSON-RPC.
 
 import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
@@ -10,20 +11,21 @@ import { type Model, Redactor } from "@tern/ai";
 import {
   type EventEntry,
   FileSessionStore,
-  resumeSession,
   type Session,
   SessionError,
   type SessionStore,
   type SessionSummary,
 } from "@tern/session";
 import {
+  type ClientAttachment,
   EngineError,
   type EngineOptions,
   type ModelCatalog,
   type SessionInfo,
   type SystemMessage,
 } from "../types.js";
-import { ServerSession, type ServerSessionInit } from "./server-session.js";
+import { type HostedSession, inProcessHost, type RunHost } from "./run-host.js";
+import type { ServerSessionInit } from "./server-session.js";
 
 export interface CreateOptions {
   /** A model id (or provider/id); default: the catalog's default. */
@@ -36,7 +38,7 @@ export interface CreateOptions {
   /** Use this id (Copilot clients choose their session ids). */
   sessionId?: string;
   /** Sees the session before its first event (session_start): attach a client here. */
-  beforeStart?: (session: ServerSession) => void;
+  beforeStart?: (session: HostedSession) => void;
 }
 
 export interface OpenOptions {
@@ -44,17 +46,19 @@ export interface OpenOptions {
   systemMessage?: SystemMessage;
   strategy?: string;
   /** Sees a resumed session before its session_resume event (not called for one already open). */
-  beforeStart?: (session: ServerSession) => void;
+  beforeStart?: (session: HostedSession) => void;
 }
 
 export class Engine {
   readonly models: ModelCatalog;
   readonly store: SessionStore;
   readonly cwd: string;
+  /** Where the sessions' runs execute. */
+  readonly host: RunHost;
   /** Real paths a session's cwd must be inside. */
   private readonly roots: string[];
-  private readonly live = new Map<string, ServerSession>();
-  private readonly opening = new Map<string, Promise<ServerSession>>();
+  private readonly live = new Map<string, HostedSession>();
+  private readonly opening = new Map<string, Promise<HostedSession>>();
   /** The id the default store gives its next session (see `create`). */
   private chosenId: string | undefined;
 
@@ -65,6 +69,7 @@ export class Engine {
     this.redactor = options.redactor ?? new Redactor(options.secrets);
     this.models = options.models;
     this.cwd = resolve(options.cwd ?? process.cwd());
+    this.host = options.host ?? inProcessHost;
     this.roots = (options.allowRoots ?? [this.cwd]).map((root) => realPath(resolve(root)) ?? resolve(root));
     const newSessionId = () => this.chosenId ?? randomUUID();
     this.store =
@@ -79,15 +84,28 @@ export class Engine {
   }
 
   /** Open sessions. */
-  get sessions(): ServerSession[] {
+  get sessions(): HostedSession[] {
     return [...this.live.values()];
   }
 
-  get(id: string): ServerSession | undefined {
+  get(id: string): HostedSession | undefined {
     return this.live.get(id);
   }
 
-  async create(options: CreateOptions = {}): Promise<ServerSession> {
+  /**
+   * The session to answer a question of: the open one, or (when runs execute elsewhere, so
+   * opening only watches) the stored one opened here.
+   */
+  async answering(id: string): Promise<HostedSession | undefined> {
+    return this.live.get(id) ?? (this.host.remote ? this.open(id) : undefined);
+  }
+
+  /** Throws an EngineError("invalid") when the run host cannot serve what the client brings. */
+  checkClient(client: ClientAttachment): void {
+    this.host.checkClient(client);
+  }
+
+  async create(options: CreateOptions = {}): Promise<HostedSession> {
     const model = this.model(options.model);
     const cwd = this.checkCwd(options.cwd ?? this.cwd, "the cwd");
     if (
@@ -134,7 +152,7 @@ export class Engine {
   }
 
   /** The open session, or the stored one resumed (lock taken, an interrupted tail repaired). */
-  async open(id: string, options: OpenOptions = {}): Promise<ServerSession> {
+  async open(id: string, options: OpenOptions = {}): Promise<HostedSession> {
     checkId(id);
     const current = this.live.get(id);
     if (current) {
@@ -226,10 +244,10 @@ export class Engine {
     );
   }
 
-  private async resume(id: string, options: OpenOptions): Promise<ServerSession> {
-    let resumed: Awaited<ReturnType<typeof resumeSession>>;
+  private async resume(id: string, options: OpenOptions): Promise<HostedSession> {
+    let resumed: Awaited<ReturnType<RunHost["load"]>>;
     try {
-      resumed = await resumeSession(this.store, id);
+      resumed = await this.host.load(this.store, id);
     } catch (error) {
       throw engineError(error, id);
     }
@@ -266,12 +284,12 @@ export class Engine {
     return open;
   }
 
-  /** Opens the ServerSession; if that fails (configureAgent threw), the stored session is released. */
-  private async adopt(session: Session, init: () => ServerSessionInit): Promise<ServerSession> {
+  /** Opens the hosted session; if that fails (configureAgent threw), the stored session is released. */
+  private async adopt(session: Session, init: () => ServerSessionInit): Promise<HostedSession> {
     session.addSecrets(this.options.secrets ?? []);
-    let open: ServerSession;
+    let open: HostedSession;
     try {
-      open = new ServerSession(init());
+      open = await this.host.open(init());
     } catch (error) {
       await session.close();
       throw error;

@@ -1,5 +1,6 @@
-// A session's event journal: every ServerEvent gets an id (monotonic in this process) and goes to
-// live listeners at once. The journal keeps the current run and the last finished ones, so a
+// A session's event journal: every ServerEvent gets an id (monotonic in this process, or given by
+// the caller: a cluster node uses the log's seqs, the same on every node) and goes to live
+// listeners at once. The journal keeps the current run and the last finished ones, so a
 // client that lost its connection can be given what it missed. The loop's own streaming deltas
 // (message_update, tool_execution_update) are passed on live but not kept: no protocol replays them.
 
@@ -26,8 +27,14 @@ export class Journal {
     return this.nextId - 1;
   }
 
-  append(event: ServerEvent, seq?: number): JournalEntry {
-    const entry: JournalEntry = { id: this.nextId++, event, time: this.now() };
+  /**
+   * Adds an event. `id` (never below the last one) numbers it instead of the journal's counter;
+   * an event without a seq of its own then shares the id of the one before it.
+   */
+  append(event: ServerEvent, seq?: number, id?: number): JournalEntry {
+    const next = id === undefined ? this.nextId : Math.max(id, this.lastId);
+    this.nextId = next + 1;
+    const entry: JournalEntry = { id: next, event, time: this.now() };
     if (seq !== undefined) entry.seq = seq;
     if (!LIVE_ONLY.has(event.type)) {
       if (event.type === "agent_start") this.startRun(entry.id);

@@ -18,7 +18,6 @@ import {
   isEphemeralEvent,
   type Session,
   type SessionBinding,
-  summarizeEntries,
 } from "@tern/session";
 import { PermissionPolicy, Workspace } from "@tern/tools";
 import {
@@ -39,6 +38,7 @@ import { clientTool } from "./client-tools.js";
 import { Journal } from "./journal.js";
 import { PendingRequests } from "./pending.js";
 import { permissionHook, policyAsker } from "./permissions.js";
+import { sessionInfo } from "./session-info.js";
 
 export interface ServerSessionInit {
   session: Session;
@@ -171,27 +171,11 @@ export class ServerSession {
 
   /** This session as `list` shows it, from memory. */
   info(): SessionInfo {
-    const stats = summarizeEntries(this.session.entries());
-    const times = [
-      this.session.header.created,
-      this.session.entries().at(-1)?.timestamp,
-      this.session.storedEvents().at(-1)?.timestamp,
-    ];
-    return {
-      id: this.id,
-      cwd: this.cwd,
-      title: stats.title,
-      created: this.session.header.created,
-      updated: times
-        .filter((time): time is string => time !== undefined)
-        .sort()
-        .at(-1)!,
-      messageCount: stats.messageCount,
-      live: true,
+    return sessionInfo(this.session, {
       running: this.isRunning,
       model: this.model.id,
       ...(this.strategy !== undefined ? { strategy: this.strategy } : {}),
-    };
+    });
   }
 
   /** The persisted event log, messages filled in. */

@@ -12,11 +12,12 @@
 //   DELETE /api/sessions/:id              {deleted}
 //   POST /api/sessions/:id/permissions/:requestId
 //                                         {decision: allow_once|allow_always|deny, message?}
+//   GET  /api/runs/:runId                 {run}: hosts that number runs (a cluster's queued host)
 // Before any route: the RequestGuard (Host, Origin), then the token on /api.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Engine } from "../engine/engine.js";
-import type { ServerSession } from "../engine/server-session.js";
+import type { HostedSession } from "../engine/run-host.js";
 import { permissionView } from "../mappings/fim-sse.js";
 import type { PermissionAnswer } from "../types.js";
 import { SERVER_VERSION } from "../version.js";
@@ -66,30 +67,38 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
   if (url.pathname === "/healthz") {
     expect(method, "GET");
     // The store is part of health: a node that cannot reach its database should get no traffic.
-    const store = (await ctx.engine.store.health?.()) ?? { kind: "custom", ok: true };
-    return sendJson(res, store.ok ? 200 : 503, {
-      ok: store.ok,
+    const [store, host] = await Promise.all([
+      ctx.engine.store.health?.() ?? { kind: "custom", ok: true },
+      ctx.engine.host.health?.() ?? { ok: true },
+    ]);
+    const { ok: hostOk, ...hostReport } = host;
+    const ok = store.ok && hostOk;
+    return sendJson(res, ok ? 200 : 503, {
+      ok,
       version: SERVER_VERSION,
       sessions: ctx.engine.sessions.length,
       store,
+      ...hostReport,
     });
   }
   // The page and its assets are public (they hold no data); the API behind them needs the token.
   if (parts[0] !== "api" && ctx.site?.serve(req, res, url.pathname)) return;
   if (url.pathname === "/api/models") {
-    if (!authorized(req, ctx.token))
-      throw new HttpError(
-        401,
-        "unauthorized",
-        "missing or wrong bearer token (Authorization: Bearer <token>)",
-      );
+    requireToken(req, ctx);
     expect(method, "GET");
     return sendJson(res, 200, modelsView(ctx.engine));
   }
+  const describeRun = ctx.engine.host.describeRun?.bind(ctx.engine.host);
+  if (describeRun && parts[0] === "api" && parts[1] === "runs" && parts.length === 3) {
+    requireToken(req, ctx);
+    expect(method, "GET");
+    const run = await describeRun(parts[2]!);
+    if (!run) throw new HttpError(404, "not_found", "no such run");
+    return sendJson(res, 200, { run });
+  }
   if (parts[0] !== "api" || parts[1] !== "sessions" || parts.length > (parts[3] === "permissions" ? 5 : 4))
     throw new HttpError(404, "not_found", `no route ${method} ${url.pathname}`);
-  if (!authorized(req, ctx.token))
-    throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)");
+  requireToken(req, ctx);
   const id = parts[2];
   const action = parts[3];
   if (id === undefined) {
@@ -193,7 +202,7 @@ async function answerPermission(
   if (!answer)
     throw new HttpError(400, "invalid", `"decision" must be one of ${Object.keys(DECISIONS).join(", ")}`);
   const message = optionalString(body, "message")?.trim();
-  const session = ctx.engine.get(id);
+  const session = await ctx.engine.answering(id);
   if (
     requestId === undefined ||
     !session?.answerPermission(requestId, { ...answer, ...(message ? { reason: message } : {}) })
@@ -209,12 +218,16 @@ async function answerPermission(
 function replay(
   req: IncomingMessage,
   res: ServerResponse,
-  session: ServerSession,
+  session: HostedSession,
   url: URL,
   ctx: RouteContext,
 ): void {
   const last = req.headers["last-event-id"];
-  const after = parseEventId((Array.isArray(last) ? last[0] : last) ?? url.searchParams.get("lastEventId"));
+  const given = (Array.isArray(last) ? last[0] : last) ?? url.searchParams.get("lastEventId");
+  const after = parseEventId(given);
+  // An id this server never sent is the client's mistake, not a reason to replay everything.
+  if (given && !after)
+    throw new HttpError(400, "invalid", "Last-Event-ID must be an event id of this stream (<n> or <n>.<m>)");
   // Nothing ran and nothing runs: 204 also tells an EventSource not to reconnect.
   if (!session.isRunning && session.journal.fromRunOf().length === 0) {
     res.writeHead(204);
@@ -241,6 +254,11 @@ function decodePart(part: string): string {
   } catch {
     throw new HttpError(400, "bad_path", "the path has a malformed percent-escape");
   }
+}
+
+function requireToken(req: IncomingMessage, ctx: RouteContext): void {
+  if (!authorized(req, ctx.token))
+    throw new HttpError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer <token>)");
 }
 
 function expect(method: string, wanted: string): void {

@@ -7,7 +7,7 @@
 
 import type { ServerResponse } from "node:http";
 import type { Redactor } from "@tern/ai";
-import type { ServerSession } from "../engine/server-session.js";
+import type { HostedSession } from "../engine/run-host.js";
 import { FimMapper, type SseFrame } from "../mappings/fim-sse.js";
 import type { JournalEntry } from "../types.js";
 import type { StreamCap } from "./stream-cap.js";
@@ -55,7 +55,7 @@ export const SSE_HEADERS = {
 
 export function streamSession(
   res: ServerResponse,
-  session: ServerSession,
+  session: HostedSession,
   options: StreamOptions = {},
 ): void {
   const release = options.cap?.acquire(session.id);
@@ -63,6 +63,8 @@ export function streamSession(
   const journal = session.journal;
   let replaying = options.startRun === undefined;
   let lastFed = 0;
+  /** Entries fed with the id `lastFed` (several events may share one id: see Journal.append). */
+  let fedAtLast = new Set<JournalEntry>();
   let ended = false;
   const buffered: JournalEntry[] = [];
 
@@ -79,8 +81,10 @@ export function streamSession(
     res.end();
   };
   const feed = (entry: JournalEntry) => {
-    if (ended || entry.id <= lastFed) return;
+    if (ended || entry.id < lastFed || fedAtLast.has(entry)) return;
+    if (entry.id > lastFed) fedAtLast = new Set();
     lastFed = entry.id;
+    fedAtLast.add(entry);
     mapper.map(entry.event).forEach((frame, index) => {
       const id = { entry: entry.id, index };
       if (!options.after || after(id, options.after)) write(id, frame);

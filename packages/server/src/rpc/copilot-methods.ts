@@ -3,7 +3,7 @@
 
 import type { Model } from "@tern/ai";
 import type { Engine } from "../engine/engine.js";
-import type { ServerSession } from "../engine/server-session.js";
+import type { HostedSession } from "../engine/run-host.js";
 import { tokenMatches } from "../http/auth.js";
 import { copilotHistory } from "../mappings/copilot-envelope.js";
 import type {
@@ -167,6 +167,7 @@ export class CopilotConnection {
     const systemMessage = systemMessageOf(p.systemMessage);
     // tern's own option (not in the Copilot protocol): "loop" | "plan" | "auto".
     const strategy = optionalString(p, "strategy");
+    this.checkClient(p);
     const session = await this.engine.create({
       ...(strategy !== undefined ? { strategy } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
@@ -182,6 +183,7 @@ export class CopilotConnection {
     const id = requireString(p, "sessionId");
     const model = optionalString(p, "model");
     const systemMessage = systemMessageOf(p.systemMessage);
+    this.checkClient(p);
     let linked = false;
     const session = await this.engine.open(id, {
       ...(model !== undefined ? { model } : {}),
@@ -232,27 +234,38 @@ export class CopilotConnection {
     }
   }
 
-  private link(session: ServerSession, p: Params): void {
+  private link(session: HostedSession, p: Params): void {
     this.links.get(session.id)?.close();
-    this.links.set(
-      session.id,
-      new SessionLink(this.peer, session, {
-        tools: toolSpecs(p.tools),
-        requestPermission: flag(p, "requestPermission"),
-        hooks: flag(p, "hooks"),
-        streaming: flag(p, "streaming"),
-      }),
-    );
+    this.links.set(session.id, new SessionLink(this.peer, session, linkConfig(p)));
+  }
+
+  /** Refuses, before any session is made, a client the run host cannot serve (its tools, hooks). */
+  private checkClient(p: Params): void {
+    const { tools, requestPermission, hooks } = linkConfig(p);
+    this.engine.checkClient({
+      tools,
+      requestPermission,
+      ...(hooks ? { invokeHook: async () => undefined } : {}),
+    });
   }
 
   /** A session this connection created or resumed. */
-  private session(p: Params): ServerSession {
+  private session(p: Params): HostedSession {
     const id = requireString(p, "sessionId");
     const link = this.links.get(id);
     if (!link)
       throw new RpcError(NOT_FOUND, `Session not found: ${id} (create or resume it on this connection)`);
     return link.session;
   }
+}
+
+function linkConfig(p: Params) {
+  return {
+    tools: toolSpecs(p.tools),
+    requestPermission: flag(p, "requestPermission"),
+    hooks: flag(p, "hooks"),
+    streaming: flag(p, "streaming"),
+  };
 }
 
 function toolSpecs(value: unknown): ClientToolSpec[] {

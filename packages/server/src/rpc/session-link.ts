@@ -2,7 +2,7 @@
 // `session.event` notifications (Copilot envelopes), the client's tools, permission answers and
 // hooks come in. Deltas are sent only to clients that asked for streaming, as Copilot does.
 
-import type { ServerSession } from "../engine/server-session.js";
+import type { HostedSession } from "../engine/run-host.js";
 import { CopilotStream } from "../mappings/copilot-envelope.js";
 import type { ClientAttachment, ClientToolSpec } from "../types.js";
 import type { JsonRpcPeer } from "./peer.js";
@@ -23,7 +23,7 @@ export class SessionLink {
 
   constructor(
     private readonly peer: JsonRpcPeer,
-    readonly session: ServerSession,
+    readonly session: HostedSession,
     private readonly config: LinkConfig,
   ) {
     this.stream = new CopilotStream(session.id);

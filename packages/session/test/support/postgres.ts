@@ -2,6 +2,7 @@
 // loopback port in a temporary directory. Real server, no mocks: the store's tests and the
 // multi-node tests run against it, and `restart()` is how a test says "the database went away".
 import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -43,6 +44,22 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A new, empty database on the server at `url` (tests that share one server keep apart); its URL. */
+export async function freshDatabase(url: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const name = `t_${randomUUID().replaceAll("-", "")}`;
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(`create database ${name}`);
+  } finally {
+    await db.end();
+  }
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return fresh.toString();
 }
 
 function freePort(): Promise<number> {
