@@ -1,6 +1,8 @@
 // The cluster's PostgreSQL connections: a pool that survives the server going away (an idle
 // client's error is logged, not thrown, so a database restart pauses work instead of crashing the
-// node), and `retrying`, which keeps trying a statement until the database is back.
+// node), and `retrying`, which keeps trying a statement until the database is back. What counts as
+// "the database is away" is @tern/store-pg's one classifier.
+import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
 import pg from "pg";
 
 /** Between attempts while the database is unreachable. */
@@ -8,7 +10,7 @@ export const RETRY_MS = 500;
 
 export function createPool(connectionString: string, log: (line: string) => void = () => {}): pg.Pool {
   const pool = new pg.Pool({ connectionString, max: 5 });
-  pool.on("error", (error) => log(`database connection lost: ${error.message}`));
+  pool.on("error", (error) => log(`database connection lost: ${messageOf(error)}`));
   return pool;
 }
 
@@ -18,19 +20,8 @@ export async function retrying<T>(work: () => Promise<T>, stopped: () => boolean
     try {
       return await work();
     } catch (error) {
-      if (stopped() || !isConnectionError(error)) throw error;
+      if (stopped() || !isDatabaseUnavailable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }
-}
-
-/** Errors that mean "the database is not there right now", not "this statement is wrong". */
-export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (code.startsWith("08") || code === "57P01" || code === "57P03"))
-    return true;
-  const message = error instanceof Error ? error.message : String(error);
-  return /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|not queryable|EPIPE/i.test(
-    message,
-  );
 }

@@ -1,4 +1,4 @@
-export { isConnectionError, PgStoreError, type PgStoreErrorCode } from "./errors.js";
+export { isDatabaseUnavailable, messageOf, PgStoreError, type PgStoreErrorCode } from "./errors.js";
 export { DEFAULT_LEASE_MS, holderPid, newHolderId } from "./lease.js";
 export {
   LATEST_SCHEMA_VERSION,
@@ -11,4 +11,4 @@ export {
 } from "./migrations.js";
 export { PgSink } from "./pg-sink.js";
 export { DEFAULT_RETRY_FOR_MS, PgSessionStore, type PgSessionStoreOptions } from "./pg-store.js";
-export { describeTarget, redactPasswords } from "./redact.js";
+export { describeTarget, redactPasswords, redactUrl } from "./redact.js";

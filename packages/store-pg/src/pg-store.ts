@@ -25,7 +25,7 @@ import {
   unreadableSummary,
 } from "@tern/session";
 import pg from "pg";
-import { isConnectionError, messageOf, PgStoreError } from "./errors.js";
+import { isDatabaseUnavailable, messageOf, PgStoreError } from "./errors.js";
 import { DEFAULT_LEASE_MS, leaseOf, newHolderId, takeLease } from "./lease.js";
 import { migrate, schemaStatus } from "./migrations.js";
 import { PgSink } from "./pg-sink.js";
@@ -262,7 +262,7 @@ export class PgSessionStore implements SessionStore {
       else await migrate(this.pool);
     } catch (error) {
       if (error instanceof PgStoreError) throw error;
-      if (isConnectionError(error) || !(error as { code?: unknown }).code)
+      if (isDatabaseUnavailable(error) || !(error as { code?: unknown }).code)
         throw new PgStoreError(
           "unreachable",
           `cannot reach the session store at ${this.target}: ${messageOf(error)}`,

@@ -5,15 +5,11 @@
 // the run's lease, so a dead worker's sessions free up when its runs do). A database unreachable
 // at start is exit 2.
 import { type ClusterFront, type ClusterWorker, startFront, startWorker } from "@tern/cluster";
+import { isDatabaseUnavailable, redactPasswords, redactUrl } from "@tern/store-pg";
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import {
-  CLUSTER_OPTIONS,
-  type ClusterSettings,
-  redactUrl,
-  resolveClusterSettings,
-} from "../config/cluster-options.js";
+import { CLUSTER_OPTIONS, type ClusterSettings, resolveClusterSettings } from "../config/cluster-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { openStore } from "../config/store.js";
@@ -101,17 +97,19 @@ async function runNode(
   });
 }
 
-/** A database that is not there at start is the operator's to fix: exit 2, URL without password. */
+/** Refusals that are the operator's to fix: a wrong password, a database or host that does not exist. */
+const MISCONFIGURED = new Set(["28P01", "28000", "3D000", "ENOTFOUND"]);
+
+/**
+ * A database that is not there at start, or refuses this node, is the operator's to fix: exit 2,
+ * the URL without its password (in the message, and in the driver's text quoting it).
+ */
 function startError(error: unknown, url: string): unknown {
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
-  if (
-    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|password authentication|does not exist/i.test(message) ||
-    code === "28P01" ||
-    code === "3D000"
-  )
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (isDatabaseUnavailable(error) || (typeof code === "string" && MISCONFIGURED.has(code)))
     return new UsageError(
-      `cannot use the database at ${redactUrl(url)}: ${message.replace(url, redactUrl(url))}`,
+      `cannot use the database at ${redactUrl(url)}: ${redactPasswords(message.split(url).join(redactUrl(url)))}`,
     );
   if (/requires a token/.test(message)) return new UsageError(message);
   return error;
