@@ -1,15 +1,16 @@
 // One run, executed by whichever worker holds its job. The lease on the `runs` row is taken (or
 // taken over) first, then the session is opened for writing (its single-writer lock; crash repair
 // gives every unfinished tool call the interrupted result, so no call runs twice), and the run
-// starts, is continued, or is only completed, depending on what the session log says happened
-// (run-marker.ts). The run is marked done in the same statement that checks it was not: a run
+// starts, is continued, is only closed (its answer saved, its end never told: run-end.ts), or is
+// only completed, depending on what the session log says happened (run-marker.ts). The run is marked done in the same statement that checks it was not: a run
 // completes exactly once however many workers touched it.
 
 import { type EngineOptions, ServerSession } from "@tern/server";
-import { resumeSession, SessionError, type SessionStore } from "@tern/session";
+import { resumeSession, type Session, SessionError, type SessionStore } from "@tern/session";
 import type { Pool } from "pg";
 import { retrying } from "./db.js";
 import { EventMirror } from "./event-mirror.js";
+import { closeRun } from "./run-end.js";
 import { markRun, runProgress } from "./run-marker.js";
 import { SCHEMA } from "./schema.js";
 
@@ -27,7 +28,12 @@ export interface RunContext {
   /** Sessions this process runs now, for the control channel. */
   live: Map<string, ServerSession>;
   log: (line: string) => void;
+  /** Told at named steps of a run (tests stop the process there to prove a takeover). */
+  onStep?: (step: RunStep, run: { runId: string; sessionId: string }) => void;
 }
+
+/** `mirrored`: every event of the finished run is in `events`; the run is not yet marked done. */
+export type RunStep = "mirrored";
 
 /** How often a worker tries again to open a session another live process still writes. */
 const LOCK_RETRY_MS = 250;
@@ -78,38 +84,15 @@ export async function executeRun(ctx: RunContext, runId: string, owner: string):
   try {
     session.addSecrets(ctx.engine.secrets ?? []);
     await mirror.sync(); // a takeover first publishes what the last worker persisted
-    const model =
-      (context.model && ctx.engine.models.resolve(context.model.modelId)) ?? ctx.engine.models.resolve();
-    if (!model) throw new Error("the worker has no model for this session");
-    open = new ServerSession({
-      session,
-      model,
-      cwd: session.header.cwd,
-      source: "resume",
-      ...(ctx.engine.configureAgent ? { configureAgent: ctx.engine.configureAgent } : {}),
-      ...(ctx.engine.permissionTimeoutMs !== undefined
-        ? { permissionTimeoutMs: ctx.engine.permissionTimeoutMs }
-        : {}),
-    });
-    const running = open;
-    ctx.live.set(sessionId, running);
-    const unsubscribe = running.journal.subscribe((entry) => {
-      if (entry.seq !== undefined) mirror.kick();
-    });
-    try {
-      const progress = runProgress(session, runId);
-      if (progress === "not_started") {
-        markRun(session, runId);
-        await session.flush();
-        running.run(prompt);
-      } else if (progress === "prompt_missing") running.run(prompt);
-      else if (progress === "interrupted") running.continue();
-      await running.idle();
-    } finally {
-      unsubscribe();
+    const progress = runProgress(session, runId);
+    if (progress === "answered") closeRun(session, runId);
+    else if (progress !== "finished") {
+      open = openServed(ctx, session, context.model?.modelId);
+      await drive(open, session, mirror, runId, prompt, progress);
     }
     await session.flush();
     await mirror.sync();
+    ctx.onStep?.("mirrored", { runId, sessionId });
     await retrying(() =>
       pool.query(
         `update ${SCHEMA}.runs set state = 'done', completions = completions + 1, completed_at = now(),
@@ -125,6 +108,49 @@ export async function executeRun(ctx: RunContext, runId: string, owner: string):
     ctx.live.delete(sessionId);
     if (open) await open.close();
     else await session.close();
+  }
+}
+
+/** The session as a served one, with the worker's model and agent, registered for controls. */
+function openServed(ctx: RunContext, session: Session, modelId: string | undefined): ServerSession {
+  const model = (modelId && ctx.engine.models.resolve(modelId)) ?? ctx.engine.models.resolve();
+  if (!model) throw new Error("the worker has no model for this session");
+  const served = new ServerSession({
+    session,
+    model,
+    cwd: session.header.cwd,
+    source: "resume",
+    ...(ctx.engine.configureAgent ? { configureAgent: ctx.engine.configureAgent } : {}),
+    ...(ctx.engine.permissionTimeoutMs !== undefined
+      ? { permissionTimeoutMs: ctx.engine.permissionTimeoutMs }
+      : {}),
+  });
+  ctx.live.set(session.id, served);
+  return served;
+}
+
+/** Starts or continues the run and waits for it, copying each persisted event as it comes. */
+async function drive(
+  running: ServerSession,
+  session: Session,
+  mirror: EventMirror,
+  runId: string,
+  prompt: string,
+  progress: "not_started" | "prompt_missing" | "interrupted",
+): Promise<void> {
+  const unsubscribe = running.journal.subscribe((entry) => {
+    if (entry.seq !== undefined) mirror.kick();
+  });
+  try {
+    if (progress === "not_started") {
+      markRun(session, runId);
+      await session.flush();
+      running.run(prompt);
+    } else if (progress === "prompt_missing") running.run(prompt);
+    else running.continue();
+    await running.idle();
+  } finally {
+    unsubscribe();
   }
 }
 

@@ -10,7 +10,7 @@ import { CONTROL_CHANNEL, receiveControl } from "./control.js";
 import { createPool } from "./db.js";
 import { Listener } from "./listener.js";
 import { RUN_TASK, type RunPayload } from "./queue.js";
-import { executeRun, type RunEngineOptions } from "./run-job.js";
+import { executeRun, type RunContext, type RunEngineOptions } from "./run-job.js";
 import { migrate, quietLogger, SCHEMA } from "./schema.js";
 
 /** How long a run's holder may go silent before another worker takes the run. */
@@ -29,6 +29,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   heartbeatMs?: number;
   log?: (line: string) => void;
+  /** Told at named steps of each run (run-job.ts); tests stop the process there. */
+  onStep?: RunContext["onStep"];
 }
 
 export interface ClusterWorker {
@@ -49,7 +51,16 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
   let listener: Listener | undefined;
   try {
     await migrate(pool, options.connectionString);
-    const ctx = { pool, store: options.store, engine: options.engine, leaseMs, heartbeatMs, live, log };
+    const ctx: RunContext = {
+      pool,
+      store: options.store,
+      engine: options.engine,
+      leaseMs,
+      heartbeatMs,
+      live,
+      log,
+      ...(options.onStep ? { onStep: options.onStep } : {}),
+    };
     const task: Task = async (payload, helpers) => {
       const { runId } = payload as RunPayload;
       const owner = helpers.job.locked_by;

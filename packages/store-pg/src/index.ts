@@ -9,6 +9,6 @@ export {
   type SchemaStatus,
   schemaStatus,
 } from "./migrations.js";
-export { PgSink } from "./pg-sink.js";
+export { type CommittedLine, DEFAULT_MAX_BATCH, PgSink } from "./pg-sink.js";
 export { DEFAULT_RETRY_FOR_MS, PgSessionStore, type PgSessionStoreOptions } from "./pg-store.js";
 export { describeTarget, redactPasswords, redactUrl } from "./redact.js";

@@ -28,7 +28,7 @@ import pg from "pg";
 import { isDatabaseUnavailable, messageOf, PgStoreError } from "./errors.js";
 import { DEFAULT_LEASE_MS, leaseOf, newHolderId, takeLease } from "./lease.js";
 import { migrate, schemaStatus } from "./migrations.js";
-import { PgSink } from "./pg-sink.js";
+import { type CommittedLine, PgSink } from "./pg-sink.js";
 import { describeTarget } from "./redact.js";
 import { withRetry } from "./retry.js";
 
@@ -54,6 +54,10 @@ export interface PgSessionStoreOptions extends SessionOptions {
   /** Retries and connection problems, one line each, passwords redacted. */
   log?: (message: string) => void;
   contextOptions?: ContextOptions;
+  /** Lines per append statement (default 500; 1 commits each line on its own). */
+  maxBatchLines?: number;
+  /** Sees each append batch of a session once it is committed (tests inject faults there). */
+  onCommitted?: (sessionId: string, lines: readonly CommittedLine[]) => void;
 }
 
 export class PgSessionStore implements SessionStore {
@@ -332,6 +336,10 @@ export class PgSessionStore implements SessionStore {
       nextSeq,
       summary,
       ...(this.options.log ? { log: this.options.log } : {}),
+      ...(this.options.maxBatchLines !== undefined ? { maxBatch: this.options.maxBatchLines } : {}),
+      ...(this.options.onCommitted
+        ? { onCommitted: (lines: readonly CommittedLine[]) => this.options.onCommitted?.(header.id, lines) }
+        : {}),
     });
   }
 
