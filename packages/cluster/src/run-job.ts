@@ -7,8 +7,9 @@
 
 import { type EngineOptions, ServerSession } from "@tern/server";
 import { resumeSession, type Session, SessionError, type SessionStore } from "@tern/session";
+import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
 import type { Pool } from "pg";
-import { retrying } from "./db.js";
+import { RETRY_MS, retrying } from "./db.js";
 import { EventMirror } from "./event-mirror.js";
 import { closeRun } from "./run-end.js";
 import { markRun, runProgress } from "./run-marker.js";
@@ -42,40 +43,28 @@ export type RunOutcome = "completed" | "already_done" | "unknown_run";
 
 export async function executeRun(ctx: RunContext, runId: string, owner: string): Promise<RunOutcome> {
   const { pool } = ctx;
-  const claim = await pool.query(
-    `update ${SCHEMA}.runs
-        set takeovers = takeovers + (case when state = 'running' then 1 else 0 end),
-            state = 'running', lease_owner = $2, lease_until = now() + $3 * interval '1 millisecond'
-      where run_id = $1 and state <> 'done'
-      returning session_id, prompt`,
-    [runId, owner, ctx.leaseMs],
+  // Claimed again by the same owner (its task retried after the database was away) is no takeover.
+  const claim = await retrying(() =>
+    pool.query(
+      `update ${SCHEMA}.runs
+          set takeovers = takeovers + (case when state = 'running' and lease_owner is distinct from $2 then 1 else 0 end),
+              state = 'running', lease_owner = $2, lease_until = now() + $3 * interval '1 millisecond'
+        where run_id = $1 and state <> 'done'
+        returning session_id, prompt`,
+      [runId, owner, ctx.leaseMs],
+    ),
   );
   if (claim.rowCount === 0) {
-    const known = await pool.query(`select 1 from ${SCHEMA}.runs where run_id = $1`, [runId]);
+    const known = await retrying(() => pool.query(`select 1 from ${SCHEMA}.runs where run_id = $1`, [runId]));
     return known.rowCount === 0 ? "unknown_run" : "already_done";
   }
   const { session_id: sessionId, prompt } = claim.rows[0] as { session_id: string; prompt: string };
-  const heartbeat = setInterval(() => {
-    pool
-      .query(
-        `update ${SCHEMA}.runs set lease_until = now() + $3 * interval '1 millisecond'
-          where run_id = $1 and lease_owner = $2 and state = 'running'`,
-        [runId, owner, ctx.leaseMs],
-      )
-      .then((result) => {
-        // Swept as dead (say the database was away longer than the lease): another worker may
-        // try the run, but this process still holds the session's lock, so that one fails and
-        // retries later, and the state check below completes the run once.
-        if (result.rowCount === 0) ctx.log(`run ${runId}: lease lost while running`);
-      })
-      .catch(() => {}); // the database is away: the next beat tries again
-  }, ctx.heartbeatMs);
-
+  const stopHeartbeat = keepLease(ctx, runId, owner);
   let resumed: Awaited<ReturnType<typeof resumeSession>> | undefined;
   try {
     resumed = await openWhenFree(ctx, sessionId, runId);
   } finally {
-    if (!resumed) clearInterval(heartbeat);
+    if (!resumed) stopHeartbeat();
   }
   if (!resumed) return "already_done";
   const { session, context } = resumed;
@@ -103,12 +92,46 @@ export async function executeRun(ctx: RunContext, runId: string, owner: string):
     );
     return "completed";
   } finally {
-    clearInterval(heartbeat);
+    stopHeartbeat();
     mirror.stop();
     ctx.live.delete(sessionId);
     if (open) await open.close();
     else await session.close();
   }
+}
+
+/**
+ * Renews the run's lease every heartbeat. A renewal the database did not answer is tried again
+ * every RETRY_MS rather than at the next beat, so the lease is renewed as soon as the database is
+ * back: an outage shorter than the lease (less a heartbeat) never lets it run out. Only a renewal
+ * that finds the lease gone (swept after it really ran out) is "lease lost". Returns the stop.
+ */
+function keepLease(ctx: RunContext, runId: string, owner: string): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const beat = async () => {
+    let next = ctx.heartbeatMs;
+    try {
+      const result = await ctx.pool.query(
+        `update ${SCHEMA}.runs set lease_until = now() + $3 * interval '1 millisecond'
+          where run_id = $1 and lease_owner = $2 and state = 'running'`,
+        [runId, owner, ctx.leaseMs],
+      );
+      // Swept as dead (cut off longer than the lease): another worker may try the run, but this
+      // process still holds the session's lease, so that one waits, and the state check that
+      // marks the run done completes it once.
+      if (result.rowCount === 0 && !stopped) ctx.log(`run ${runId}: lease lost while running`);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) ctx.log(`run ${runId}: lease renewal failed: ${messageOf(error)}`);
+      next = Math.min(RETRY_MS, ctx.heartbeatMs);
+    }
+    if (!stopped) timer = setTimeout(beat, next);
+  };
+  timer = setTimeout(beat, ctx.heartbeatMs);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 /** The session as a served one, with the worker's model and agent, registered for controls. */
@@ -165,9 +188,16 @@ async function openWhenFree(ctx: RunContext, sessionId: string, runId: string) {
     try {
       return await resumeSession(ctx.store, sessionId);
     } catch (error) {
+      // The database away: wait for it here too, so the job is not failed and retried later.
+      if (isDatabaseUnavailable(error)) {
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        continue;
+      }
       if (!(error instanceof SessionError && error.code === "locked")) throw error;
     }
-    const { rows } = await ctx.pool.query(`select state from ${SCHEMA}.runs where run_id = $1`, [runId]);
+    const { rows } = await retrying(() =>
+      ctx.pool.query(`select state from ${SCHEMA}.runs where run_id = $1`, [runId]),
+    );
     if (rows[0]?.state === "done") return undefined;
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
