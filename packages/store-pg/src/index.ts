@@ -10,5 +10,12 @@ export {
   schemaStatus,
 } from "./migrations.js";
 export { type CommittedLine, DEFAULT_MAX_BATCH, PgSink } from "./pg-sink.js";
-export { DEFAULT_RETRY_FOR_MS, PgSessionStore, type PgSessionStoreOptions } from "./pg-store.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_DOWN_FOR_MS,
+  DEFAULT_REQUEST_RETRY_MS,
+  DEFAULT_RETRY_FOR_MS,
+  PgSessionStore,
+  type PgSessionStoreOptions,
+} from "./pg-store.js";
 export { describeTarget, redactPasswords, redactUrl } from "./redact.js";
