@@ -1,14 +1,37 @@
 // The cluster's PostgreSQL connections: a pool that survives the server going away (an idle
 // client's error is logged, not thrown, so a database restart pauses work instead of crashing the
-// node), and `retrying`, which keeps trying a statement until the database is back.
+// node), `retrying`, which keeps trying a statement until the database is back, and a patient pool
+// for graphile-worker, whose own statements (completing or failing a job) are not awaited by it and
+// would otherwise reject unhandled while the database is away. What counts as "the database is
+// away" is @tern/store-pg's one classifier.
+import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
 import pg from "pg";
 
 /** Between attempts while the database is unreachable. */
 export const RETRY_MS = 500;
+/** A connect attempt that hangs (a dropped network) counts as failed after this long. */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 export function createPool(connectionString: string, log: (line: string) => void = () => {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 5 });
-  pool.on("error", (error) => log(`database connection lost: ${error.message}`));
+  const pool = new pg.Pool({ connectionString, max: 5, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on("error", (error) => log(`database connection lost: ${messageOf(error)}`));
+  return pool;
+}
+
+/**
+ * A pool whose `connect()` waits while the database is away (until `stopped()`), for code that
+ * cannot be told to retry: graphile-worker's runner.
+ */
+export function createPatientPool(
+  connectionString: string,
+  log: (line: string) => void,
+  stopped: () => boolean,
+): pg.Pool {
+  const pool = createPool(connectionString, log);
+  const connect = pool.connect.bind(pool) as (callback?: unknown) => Promise<pg.PoolClient> | undefined;
+  const patient = (callback?: unknown) =>
+    typeof callback === "function" ? connect(callback) : retrying(() => connect()!, stopped);
+  Object.defineProperty(pool, "connect", { value: patient });
   return pool;
 }
 
@@ -18,19 +41,8 @@ export async function retrying<T>(work: () => Promise<T>, stopped: () => boolean
     try {
       return await work();
     } catch (error) {
-      if (stopped() || !isConnectionError(error)) throw error;
+      if (stopped() || !isDatabaseUnavailable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }
-}
-
-/** Errors that mean "the database is not there right now", not "this statement is wrong". */
-export function isConnectionError(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (code.startsWith("08") || code === "57P01" || code === "57P03"))
-    return true;
-  const message = error instanceof Error ? error.message : String(error);
-  return /ECONNREFUSED|ECONNRESET|Connection terminated|terminating connection|not queryable|EPIPE/i.test(
-    message,
-  );
 }

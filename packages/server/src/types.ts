@@ -224,7 +224,9 @@ export class EngineError extends Error {
       /** A stored session that cannot be read. */
       | "corrupt"
       /** The server runs as many runs as it may; try again later. */
-      | "overloaded",
+      | "overloaded"
+      /** The session store cannot be reached right now (its database is down); try again shortly. */
+      | "unavailable",
     message: string,
   ) {
     super(message);

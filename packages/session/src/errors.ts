@@ -12,7 +12,9 @@ export type SessionErrorCode =
   /** An append to a read-only (loaded, or closed) session. */
   | "read_only"
   /** An argument names an entry that does not exist. */
-  | "invalid";
+  | "invalid"
+  /** The store cannot be reached right now (its database is down); try again shortly. */
+  | "unavailable";
 
 export class SessionError extends Error {
   override name = "SessionError";

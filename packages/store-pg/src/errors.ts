@@ -1,6 +1,8 @@
 // Failures of the PostgreSQL store that are not about one session's content: the database cannot
 // be reached, its schema is newer than this code, or this writer lost its lease. Messages never
-// hold a password (see redact.ts).
+// hold a password (see redact.ts). `isDatabaseUnavailable` is the one answer to "is the database
+// down right now?" for the store, the cluster and the CLI.
+import { SessionError } from "@tern/session";
 import { redactPasswords } from "./redact.js";
 
 export type PgStoreErrorCode =
@@ -23,7 +25,8 @@ export class PgStoreError extends Error {
   }
 }
 
-const CONNECTION_CODES = new Set([
+/** Socket-level codes of a server that is away (refused, reset, unroutable, DNS not answering). */
+const SOCKET_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
   "EPIPE",
@@ -33,15 +36,19 @@ const CONNECTION_CODES = new Set([
 ]);
 
 /**
- * Whether `error` means "the connection went away" (worth retrying) rather than "the statement
- * is wrong". SQLSTATE class 08 is connection exceptions, 57P01-57P03 a server shutting down or
- * starting, 53300 too many connections; pg's own errors without a code ("Connection terminated
- * unexpectedly", a connect timeout) are connection failures too.
+ * Whether `error` means "the database is not there right now" (worth retrying, or answering 503)
+ * rather than "this statement is wrong". SQLSTATE class 08 is connection exceptions, 57P01-57P03
+ * a server shutting down or starting, 53300 too many connections; pg's own errors without a code
+ * ("Connection terminated unexpectedly", "timeout exceeded when trying to connect", "Client has
+ * encountered a connection error and is not queryable") are connection failures too, and so are
+ * this package's own verdicts (`unreachable`, a session store's `unavailable`).
  */
-export function isConnectionError(error: unknown): boolean {
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof PgStoreError) return error.code === "unreachable";
+  if (error instanceof SessionError) return error.code === "unavailable";
   const code = (error as { code?: unknown })?.code;
   if (typeof code === "string") {
-    if (CONNECTION_CODES.has(code)) return true;
+    if (SOCKET_CODES.has(code)) return true;
     if (/^[0-9A-Z]{5}$/.test(code))
       return code.startsWith("08") || code.startsWith("57P") || code === "53300";
     return false;

@@ -1,4 +1,4 @@
-export { isConnectionError, PgStoreError, type PgStoreErrorCode } from "./errors.js";
+export { isDatabaseUnavailable, messageOf, PgStoreError, type PgStoreErrorCode } from "./errors.js";
 export { DEFAULT_LEASE_MS, holderPid, newHolderId } from "./lease.js";
 export {
   LATEST_SCHEMA_VERSION,
@@ -9,6 +9,13 @@ export {
   type SchemaStatus,
   schemaStatus,
 } from "./migrations.js";
-export { PgSink } from "./pg-sink.js";
-export { DEFAULT_RETRY_FOR_MS, PgSessionStore, type PgSessionStoreOptions } from "./pg-store.js";
-export { describeTarget, redactPasswords } from "./redact.js";
+export { type CommittedLine, DEFAULT_MAX_BATCH, PgSink } from "./pg-sink.js";
+export {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_DOWN_FOR_MS,
+  DEFAULT_REQUEST_RETRY_MS,
+  DEFAULT_RETRY_FOR_MS,
+  PgSessionStore,
+  type PgSessionStoreOptions,
+} from "./pg-store.js";
+export { describeTarget, redactPasswords, redactUrl } from "./redact.js";

@@ -15,7 +15,15 @@ import { releaseLease, renewLease } from "./lease.js";
 import { withRetry } from "./retry.js";
 
 /** Lines per INSERT: bounds a statement's size after a long pause. */
-const MAX_BATCH = 500;
+export const DEFAULT_MAX_BATCH = 500;
+
+/** A line as committed, for `onCommitted`. */
+export interface CommittedLine {
+  seq: number;
+  /** The line's type: message, event, custom, ... */
+  kind: string;
+  line: string;
+}
 
 interface Pending {
   seq: number;
@@ -36,6 +44,10 @@ export interface PgSinkOptions {
   nextSeq: number;
   summary?: SummaryState;
   log?: (message: string) => void;
+  /** Lines per statement (default 500). */
+  maxBatch?: number;
+  /** Sees each batch once it is committed, in order (tests stop a process at a chosen line). */
+  onCommitted?: (lines: readonly CommittedLine[]) => void;
 }
 
 const APPEND_SQL = `
@@ -116,9 +128,10 @@ export class PgSink implements SessionSink {
   private async drain(): Promise<void> {
     try {
       while (this.pending.length > 0) {
-        const batch = this.pending.slice(0, MAX_BATCH);
+        const batch = this.pending.slice(0, this.options.maxBatch ?? DEFAULT_MAX_BATCH);
         await withRetry(() => this.write(batch), this.retry("appending to the session"));
         this.pending.splice(0, batch.length);
+        this.options.onCommitted?.(batch);
       }
     } catch (error) {
       this.failure =

@@ -25,17 +25,21 @@ import {
   unreadableSummary,
 } from "@tern/session";
 import pg from "pg";
-import { isConnectionError, messageOf, PgStoreError } from "./errors.js";
+import { isDatabaseUnavailable, messageOf, PgStoreError } from "./errors.js";
 import { DEFAULT_LEASE_MS, leaseOf, newHolderId, takeLease } from "./lease.js";
 import { migrate, schemaStatus } from "./migrations.js";
-import { PgSink } from "./pg-sink.js";
+import { type CommittedLine, PgSink } from "./pg-sink.js";
 import { describeTarget } from "./redact.js";
 import { withRetry } from "./retry.js";
 
 /** How long appends wait out a dropped connection before the run fails. */
 export const DEFAULT_RETRY_FOR_MS = 5 * 60_000;
 /** A connect attempt that hangs longer than this counts as a failed one. */
-const CONNECT_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 1_500;
+/** How long a request (create, open, load, list, delete) retries a dropped connection before "unavailable". */
+export const DEFAULT_REQUEST_RETRY_MS = 500;
+/** After an "unavailable", requests fail at once for this long instead of each waiting again. */
+export const DEFAULT_DOWN_FOR_MS = 1_000;
 const POOL_SIZE = 10;
 /** /healthz must answer even when the database hangs. */
 const HEALTH_TIMEOUT_MS = 2_000;
@@ -49,11 +53,23 @@ export interface PgSessionStoreOptions extends SessionOptions {
   leaseMs?: number;
   /** How long appends retry a dropped connection. Default 5 min. */
   retryForMs?: number;
+  /** How long requests retry a dropped connection before SessionError("unavailable"). Default 500 ms. */
+  requestRetryMs?: number;
+  /** Requests fail at once for this long after an "unavailable". Default 1 s. */
+  downForMs?: number;
+  /** A connect attempt that hangs fails after this long. Default 1.5 s. */
+  connectTimeoutMs?: number;
+  /** The clock of the "known down" window (tests inject one). Default Date.now. */
+  clock?: () => number;
   /** Migrate on first use (default true). */
   migrate?: boolean;
   /** Retries and connection problems, one line each, passwords redacted. */
   log?: (message: string) => void;
   contextOptions?: ContextOptions;
+  /** Lines per append statement (default 500; 1 commits each line on its own). */
+  maxBatchLines?: number;
+  /** Sees each append batch of a session once it is committed (tests inject faults there). */
+  onCommitted?: (sessionId: string, lines: readonly CommittedLine[]) => void;
 }
 
 export class PgSessionStore implements SessionStore {
@@ -62,6 +78,8 @@ export class PgSessionStore implements SessionStore {
   readonly target: string;
   private readonly ownsPool: boolean;
   private readying: Promise<void> | undefined;
+  /** Until when (clock ms) the database is known to be down: requests fail at once. */
+  private downUntil = 0;
 
   constructor(private readonly options: PgSessionStoreOptions = {}) {
     this.target = describeTarget(options.url);
@@ -71,7 +89,7 @@ export class PgSessionStore implements SessionStore {
       new pg.Pool({
         ...(options.url ? { connectionString: options.url } : {}),
         max: POOL_SIZE,
-        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       });
     // An idle connection killed by a restart must not crash the process: the next query reconnects.
     this.pool.on("error", (error) =>
@@ -105,7 +123,7 @@ export class PgSessionStore implements SessionStore {
     // server's engine does) must not see another create take it while this one connects.
     const id = (this.options.newSessionId ?? randomUUID)();
     checkSessionId(id);
-    await this.ready();
+    await this.readyForRequest();
     const header: SessionHeader = {
       type: "session",
       version: SESSION_FORMAT_VERSION,
@@ -142,13 +160,13 @@ export class PgSessionStore implements SessionStore {
 
   async open(id: string): Promise<Session> {
     checkSessionId(id);
-    await this.ready();
+    await this.readyForRequest();
     const holder = newHolderId();
     const taken = await this.retrying("opening a session", () =>
       takeLease(this.pool, id, holder, this.leaseMs),
     );
     if (!taken) {
-      const lease = await leaseOf(this.pool, id);
+      const lease = await this.retrying("opening a session", () => leaseOf(this.pool, id));
       if (!lease) throw notFound(id, this.target);
       throw new SessionError(
         "locked",
@@ -171,13 +189,13 @@ export class PgSessionStore implements SessionStore {
 
   async load(id: string): Promise<Session> {
     checkSessionId(id);
-    await this.ready();
+    await this.readyForRequest();
     const { header, lines } = await this.read(id);
     return this.session(header, lines, undefined);
   }
 
   async list(filter: { cwd?: string } = {}): Promise<SessionSummary[]> {
-    await this.ready();
+    await this.readyForRequest();
     const byCwd = filter.cwd !== undefined;
     const result = await this.retrying("listing sessions", () =>
       this.pool.query<{ id: string; header: string; summary: SummaryState }>(
@@ -197,7 +215,7 @@ export class PgSessionStore implements SessionStore {
   /** Removes the session and its lines; refuses while a live writer holds it. */
   async delete(id: string): Promise<void> {
     checkSessionId(id);
-    await this.ready();
+    await this.readyForRequest();
     const result = await this.retrying("deleting a session", () =>
       this.pool.query(
         "DELETE FROM tern_sessions WHERE id = $1 AND (lease_holder IS NULL OR lease_expires < now())",
@@ -205,7 +223,7 @@ export class PgSessionStore implements SessionStore {
       ),
     );
     if (result.rowCount === 1) return;
-    const lease = await leaseOf(this.pool, id);
+    const lease = await this.retrying("deleting a session", () => leaseOf(this.pool, id));
     if (!lease) throw notFound(id, this.target);
     throw new SessionError("locked", `session ${id}: cannot delete, ${lease.holder} is writing it`);
   }
@@ -217,7 +235,7 @@ export class PgSessionStore implements SessionStore {
   /** The session as the JSONL a file store would hold: header, then every line in order. */
   async jsonl(id: string): Promise<string> {
     checkSessionId(id);
-    await this.ready();
+    await this.readyForRequest();
     const { header, lines } = await this.read(id);
     return jsonlText(header, lines);
   }
@@ -262,7 +280,7 @@ export class PgSessionStore implements SessionStore {
       else await migrate(this.pool);
     } catch (error) {
       if (error instanceof PgStoreError) throw error;
-      if (isConnectionError(error) || !(error as { code?: unknown }).code)
+      if (isDatabaseUnavailable(error) || !(error as { code?: unknown }).code)
         throw new PgStoreError(
           "unreachable",
           `cannot reach the session store at ${this.target}: ${messageOf(error)}`,
@@ -332,15 +350,60 @@ export class PgSessionStore implements SessionStore {
       nextSeq,
       summary,
       ...(this.options.log ? { log: this.options.log } : {}),
+      ...(this.options.maxBatchLines !== undefined ? { maxBatch: this.options.maxBatchLines } : {}),
+      ...(this.options.onCommitted
+        ? { onCommitted: (lines: readonly CommittedLine[]) => this.options.onCommitted?.(header.id, lines) }
+        : {}),
     });
   }
 
-  private retrying<T>(what: string, call: () => Promise<T>): Promise<T> {
-    return withRetry(call, {
-      what: `session store ${this.target}: ${what}`,
-      retryForMs: this.options.retryForMs ?? DEFAULT_RETRY_FOR_MS,
-      ...(this.options.log ? { log: this.options.log } : {}),
-    });
+  /**
+   * A request's database call: retried over a dropped connection for `requestRetryMs` only, then
+   * SessionError("unavailable"), which a server answers with 503 and Retry-After. While the
+   * database is known to be down, fails at once. (Appends, inside a run, wait far longer: pg-sink.)
+   */
+  private async retrying<T>(what: string, call: () => Promise<T>): Promise<T> {
+    this.refuseWhileDown(what);
+    try {
+      return await withRetry(call, {
+        what: `session store ${this.target}: ${what}`,
+        retryForMs: this.options.requestRetryMs ?? DEFAULT_REQUEST_RETRY_MS,
+        ...(this.options.log ? { log: this.options.log } : {}),
+      });
+    } catch (error) {
+      throw this.unavailableOr(error, what);
+    }
+  }
+
+  /** `ready()` for a request: an unreachable database is "unavailable", not a start-up failure. */
+  private async readyForRequest(): Promise<void> {
+    this.refuseWhileDown("connecting");
+    try {
+      await this.ready();
+    } catch (error) {
+      throw this.unavailableOr(error, "connecting");
+    }
+  }
+
+  private refuseWhileDown(what: string): void {
+    if (this.now() < this.downUntil)
+      throw new SessionError(
+        "unavailable",
+        `session store ${this.target}: ${what}: the database is unavailable; try again shortly`,
+      );
+  }
+
+  private unavailableOr(error: unknown, what: string): unknown {
+    if (!isDatabaseUnavailable(error) || error instanceof SessionError) return error;
+    this.downUntil = this.now() + (this.options.downForMs ?? DEFAULT_DOWN_FOR_MS);
+    return new SessionError(
+      "unavailable",
+      `session store ${this.target}: ${what}: the database is unavailable (${messageOf(error)}); try again shortly`,
+    );
+  }
+
+  private now(): number {
+    return (this.options.clock ?? Date.now)();
   }
 }
 

@@ -1,7 +1,7 @@
 // Runs a database call again while the connection is what failed: the run pauses (the caller's
 // flush waits) instead of failing, with exponential backoff up to a ceiling, until `retryForMs`
 // has passed. Statement errors are not retried: they would fail the same way again.
-import { isConnectionError, messageOf, PgStoreError } from "./errors.js";
+import { isDatabaseUnavailable, messageOf, PgStoreError } from "./errors.js";
 
 export const FIRST_BACKOFF_MS = 100;
 export const MAX_BACKOFF_MS = 5_000;
@@ -22,7 +22,7 @@ export async function withRetry<T>(call: () => Promise<T>, options: RetryOptions
     try {
       return await call();
     } catch (error) {
-      if (!isConnectionError(error)) throw error;
+      if (!isDatabaseUnavailable(error)) throw error;
       if (Date.now() - started >= options.retryForMs)
         throw new PgStoreError(
           "unreachable",

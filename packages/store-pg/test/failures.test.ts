@@ -1,13 +1,13 @@
 import type { AgentTool } from "@tern/agent";
 import { createFaux, fauxToolCall } from "@tern/ai";
-import { createSessionAgent } from "@tern/session";
+import { createSessionAgent, SessionError } from "@tern/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyLeaks } from "../../ai/test/support/key-leaks.js";
 import { transcriptProblems } from "../../session/test/support/agent.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { PgStoreError } from "../src/errors.js";
+import { isDatabaseUnavailable, PgStoreError } from "../src/errors.js";
 import { PgSessionStore } from "../src/pg-store.js";
-import { describeTarget, redactPasswords } from "../src/redact.js";
+import { describeTarget, redactPasswords, redactUrl } from "../src/redact.js";
 
 const PASSWORD = "s3cret-Pa55word";
 
@@ -165,5 +165,40 @@ describe("keys in stored lines", () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("redactUrl", () => {
+  it("hides the user-info password and secret query parameters, and keeps the rest", () => {
+    expect(redactUrl(`postgres://u:${PASSWORD}@h:5432/db?sslmode=require`)).toBe(
+      "postgres://u:***@h:5432/db?sslmode=require",
+    );
+    const shown = redactUrl(
+      `postgres://u@h/db?password=${PASSWORD}&sslpassword=${PASSWORD}&application_name=x`,
+    );
+    expect(shown).toBe("postgres://u@h/db?password=***&sslpassword=***&application_name=x");
+    expect(redactUrl(`postgres://u:${PASSWORD}@h/db?PassWord=${PASSWORD}`)).not.toContain(PASSWORD);
+    expect(redactUrl(`not a url password=${PASSWORD}`)).toBe("not a url password=***");
+    expect(redactUrl("postgres://u@h/db")).toBe("postgres://u@h/db");
+  });
+});
+
+describe("isDatabaseUnavailable", () => {
+  const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
+  it("is true for a server that is away, starting, stopping or full", () => {
+    for (const code of ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "08006", "57P01", "57P03", "53300"])
+      expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
+    expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    expect(isDatabaseUnavailable(new Error("timeout exceeded when trying to connect"))).toBe(true);
+    expect(isDatabaseUnavailable(new PgStoreError("unreachable", "gone"))).toBe(true);
+    expect(isDatabaseUnavailable(new SessionError("unavailable", "gone"))).toBe(true);
+  });
+  it("is false for a statement that is wrong, a refusal, or another verdict", () => {
+    for (const code of ["42P01", "23505", "28P01", "3D000", "ENOTFOUND"])
+      expect(isDatabaseUnavailable(withCode(code, "connection")), code).toBe(false);
+    expect(isDatabaseUnavailable(new PgStoreError("lease_lost", "connection"))).toBe(false);
+    expect(isDatabaseUnavailable(new SessionError("locked", "connection"))).toBe(false);
+    expect(isDatabaseUnavailable(new Error("syntax error"))).toBe(false);
+    expect(isDatabaseUnavailable(undefined)).toBe(false);
   });
 });

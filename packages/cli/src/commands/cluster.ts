@@ -8,15 +8,11 @@
 import { randomUUID } from "node:crypto";
 import { type ClusterWorker, type QueuedHost, startQueuedHost, startWorker } from "@tern/cluster";
 import type { Served } from "@tern/server";
+import { isDatabaseUnavailable, redactPasswords, redactUrl } from "@tern/store-pg";
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import {
-  CLUSTER_OPTIONS,
-  type ClusterSettings,
-  redactUrl,
-  resolveClusterSettings,
-} from "../config/cluster-options.js";
+import { CLUSTER_OPTIONS, type ClusterSettings, resolveClusterSettings } from "../config/cluster-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { openStore } from "../config/store.js";
@@ -57,6 +53,7 @@ async function runNode(
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
   const log = (line: string) => io.stderr.write(`tern ${role}: ${line}\n`);
+  surviveDatabaseRestarts(log);
   // Under --stdio, stdout carries JSON-RPC: the node's lines go to stderr.
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
   // The engine picks new sessions' ids (a Copilot client chooses its own): the store asks it.
@@ -128,17 +125,34 @@ async function runNode(
   return done;
 }
 
-/** A database that is not there at start is the operator's to fix: exit 2, URL without password. */
+/**
+ * graphile-worker 0.17.3 does not await the statement that completes or fails a job: a database
+ * restart landing during it rejects with nobody listening. Such a rejection is weather: the run row
+ * is already settled and the sweep hands the job back, so the node logs it and keeps working. Any
+ * other unhandled rejection still ends the process, as Node would.
+ */
+function surviveDatabaseRestarts(log: (line: string) => void): void {
+  process.on("unhandledRejection", (reason) => {
+    if (!isDatabaseUnavailable(reason)) throw reason;
+    log(
+      `database unavailable (${reason instanceof Error ? redactPasswords(reason.message) : "?"}); carrying on`,
+    );
+  });
+}
+
+/** Refusals that are the operator's to fix: a wrong password, a database or host that does not exist. */
+const MISCONFIGURED = new Set(["28P01", "28000", "3D000", "ENOTFOUND"]);
+
+/**
+ * A database that is not there at start, or refuses this node, is the operator's to fix: exit 2,
+ * the URL without its password (in the message, and in the driver's text quoting it).
+ */
 function startError(error: unknown, url: string): unknown {
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
-  if (
-    /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|password authentication|does not exist/i.test(message) ||
-    code === "28P01" ||
-    code === "3D000"
-  )
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (isDatabaseUnavailable(error) || (typeof code === "string" && MISCONFIGURED.has(code)))
     return new UsageError(
-      `cannot use the database at ${redactUrl(url)}: ${message.replace(url, redactUrl(url))}`,
+      `cannot use the database at ${redactUrl(url)}: ${redactPasswords(message.split(url).join(redactUrl(url)))}`,
     );
   if (/requires a token/.test(message)) return new UsageError(message);
   return error;

@@ -1,7 +1,8 @@
 // The cluster's flags. The store URL is the shared one (`--store`, TERN_STORE, "store" in
 // config.json: config/store.ts): a postgres:// store switches `tern serve` to a cluster node that
 // enqueues runs, and is what `tern worker` needs; `--no-worker` makes a serve node only serve.
-// The URL is checked (exit 2) and never echoed: it may hold a password.
+// The URL is checked (exit 2) and never echoed: it may hold a password (messages show it through
+// @tern/store-pg's redactUrl).
 import { type OptionSpecs, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
 import { type Environment, loadHome, positiveInteger } from "./settings.js";
@@ -45,15 +46,4 @@ export function resolveClusterSettings(
     concurrency: positiveInteger("--concurrency", concurrency) ?? DEFAULT_CONCURRENCY,
     leaseMs: (positiveInteger("--lease", lease) ?? DEFAULT_LEASE_S) * 1000,
   };
-}
-
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "postgres://…";
-  }
 }

@@ -31,13 +31,20 @@ export class Nodes {
 
   constructor(private readonly setup: NodeSetup) {}
 
-  /** Starts a node; resolves with its process and (for a front) its URL once it says "ready". */
-  spawn(role: "worker" | "front"): Promise<{ child: ChildProcess; url: string }> {
+  /**
+   * Starts a node; resolves with its process and (for a front) its URL once it says "ready".
+   * `extraEnv` reaches only this child (TERN_CLUSTER_TEST_KILL: node-child.ts).
+   */
+  spawn(
+    role: "worker" | "front",
+    extraEnv: NodeJS.ProcessEnv = {},
+  ): Promise<{ child: ChildProcess; url: string }> {
     const { pgUrl, home, modelUrl, leaseMs, ask, concurrency, store } = this.setup;
     const env = {
       ...process.env,
       ...(concurrency === undefined ? {} : { TERN_CLUSTER_CONCURRENCY: String(concurrency) }),
       ...(store === undefined ? {} : { TERN_CLUSTER_TEST_STORE: store }),
+      ...extraEnv,
     };
     const child = spawnTs(
       CHILD,

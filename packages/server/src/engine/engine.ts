@@ -393,6 +393,8 @@ export function engineError(error: unknown, id?: string): unknown {
       return new EngineError("locked", `${session} is in use by another process`);
     case "invalid":
       return new EngineError("invalid", error.file ? `${session}: invalid request` : error.message);
+    case "unavailable":
+      return new EngineError("unavailable", "the session store is unavailable right now; try again shortly");
     case "corrupt":
     case "format":
       return new EngineError(

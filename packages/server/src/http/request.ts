@@ -79,7 +79,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
-/** Seconds a client refused for load (503) should wait. */
+/** Seconds a client refused for load or an unavailable store (503) should wait. */
 const RETRY_AFTER_S = 5;
 
 const ENGINE_STATUS: Record<EngineError["code"], number> = {
@@ -91,6 +91,7 @@ const ENGINE_STATUS: Record<EngineError["code"], number> = {
   idle: 409,
   corrupt: 422,
   overloaded: 503,
+  unavailable: 503,
 };
 
 /**

@@ -21,6 +21,8 @@ export const INTERNAL_ERROR = -32603;
 export const NOT_FOUND = -32001;
 export const CONFLICT = -32002;
 export const UNAUTHORIZED = -32003;
+/** The session store is unavailable right now (its database is down): try again shortly. */
+export const UNAVAILABLE = -32004;
 
 /** The most items one batch may hold by default. */
 export const MAX_BATCH_ITEMS = 1000;
@@ -238,7 +240,9 @@ function describe(error: unknown): { code: number; text: string; data?: unknown 
           ? INVALID_PARAMS
           : error.code === "forbidden"
             ? UNAUTHORIZED
-            : CONFLICT;
+            : error.code === "unavailable"
+              ? UNAVAILABLE
+              : CONFLICT;
     return { code, text: error.message, data: { code: error.code } };
   }
   return { code: INTERNAL_ERROR, text: error instanceof Error ? error.message : String(error) };
