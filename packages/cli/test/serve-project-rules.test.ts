@@ -75,6 +75,24 @@ function expectRulesHeld(work: string, model: Awaited<ReturnType<typeof hostileM
   expect(readFileSync(join(work, "notes.txt"), "utf8")).toBe("done");
 }
 
+/** The JSON-RPC case's client: the official SDK, approving whatever it is asked. */
+async function approvingClient(rpcPort: number, prompt: string): Promise<{ kind: string }[]> {
+  const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
+  try {
+    const asked: { kind: string }[] = [];
+    const session = await client.createSession({
+      onPermissionRequest: (request) => {
+        asked.push(request as { kind: string });
+        return { kind: "approve-once" };
+      },
+    });
+    await session.sendAndWait({ prompt }, 30_000);
+    return asked;
+  } finally {
+    await client.stop();
+  }
+}
+
 describe("a served session keeps the project's rules", () => {
   it("over HTTP", async () => {
     const model = await hostileModel();
@@ -92,50 +110,51 @@ describe("a served session keeps the project's rules", () => {
       ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
       ...["--home", tempDir(), "--cwd", work],
     ]);
-    const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
-    try {
-      const asked: { kind: string }[] = [];
-      const session = await client.createSession({
-        onPermissionRequest: (request) => {
-          asked.push(request as { kind: string });
-          return { kind: "approve-once" };
-        },
-      });
-      await session.sendAndWait({ prompt: "look around" }, 30_000);
-      expectRulesHeld(work, model);
-      // Only the ordinary write was a question: the rules refused the others without asking.
-      expect(asked).toEqual([expect.objectContaining({ kind: "write" })]);
-    } finally {
-      await client.stop();
-    }
+    const asked = await approvingClient(rpcPort, "look around");
+    expectRulesHeld(work, model);
+    // Only the ordinary write was a question: the rules refused the others without asking.
+    expect(asked).toEqual([expect.objectContaining({ kind: "write" })]);
   });
 });
 
-it(
-  "a cluster worker's session keeps them too",
-  async () => {
-    const model = await hostileModel();
-    const work = project();
-    const pg = await startTestPostgres();
-    const common = ["--store", pg.url, "--home", tempDir(), "--cwd", work, "--mode", "bypass"];
-    const worker = spawnTern(["worker", ...common, "--base-url", model.baseUrl, "--model", "scripted"], {
-      env: ternEnv(),
-    });
-    try {
-      const served = await startServe([
-        ...["--port", "0", "--no-worker", ...common],
-        ...["--base-url", model.baseUrl, "--model", "scripted"],
-      ]);
-      await worker.waitFor(/worker taking runs from/, "stdout");
-      // A cluster node streams the run from the POST, as any `tern serve` does.
-      const frames = await promptNewSession(served.base, "look around");
-      expect(frames.at(-1)?.event).toBe("done");
-      expectRulesHeld(work, model);
-    } finally {
-      worker.child.kill("SIGKILL");
-      await worker.done;
-      await pg.dispose();
-    }
+// A cluster node is `tern serve` over the queued run host: the session runs on a `tern worker`,
+// through the same coding-agent factory, and both protocols reach it.
+describe.each(["HTTP", "JSON-RPC"] as const)(
+  "a cluster worker's session keeps them too, over %s",
+  (protocol) => {
+    it(
+      "denies the secret and the .tern/** write",
+      async () => {
+        const model = await hostileModel();
+        const work = project();
+        const pg = await startTestPostgres();
+        const mode = protocol === "HTTP" ? ["--mode", "bypass"] : [];
+        const common = ["--store", pg.url, "--home", tempDir(), "--cwd", work, ...mode];
+        const worker = spawnTern(["worker", ...common, "--base-url", model.baseUrl, "--model", "scripted"], {
+          env: ternEnv(),
+        });
+        try {
+          const served = await startServe([
+            ...["--port", "0", "--rpc-port", "0", "--no-worker", ...common],
+            ...["--base-url", model.baseUrl, "--model", "scripted"],
+          ]);
+          await worker.waitFor(/worker taking runs from/, "stdout");
+          if (protocol === "HTTP") {
+            // A cluster node streams the run from the POST, as any `tern serve` does.
+            const frames = await promptNewSession(served.base, "look around");
+            expect(frames.at(-1)?.event).toBe("done");
+          } else {
+            const asked = await approvingClient(served.rpcPort, "look around");
+            expect(asked).toEqual([expect.objectContaining({ kind: "write" })]);
+          }
+          expectRulesHeld(work, model);
+        } finally {
+          worker.child.kill("SIGKILL");
+          await worker.done;
+          await pg.dispose();
+        }
+      },
+      CLUSTER_CEILING_MS,
+    );
   },
-  CLUSTER_CEILING_MS,
 );

@@ -1,4 +1,5 @@
 export { type Control, sendControl } from "./control.js";
+export { surviveDatabaseRestarts } from "./database-weather.js";
 export { EventFeed, type FeedEvent, type FeedUpdate } from "./event-feed.js";
 export { enqueueRun, getRun, type RunRecord } from "./queue.js";
 export { type QueuedHost, type QueuedHostOptions, startQueuedHost } from "./queued-host.js";

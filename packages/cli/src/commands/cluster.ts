@@ -6,7 +6,13 @@
 // is the run's lease, so a dead worker's sessions free up when its runs do). A database
 // unreachable at start is exit 2.
 import { randomUUID } from "node:crypto";
-import { type ClusterWorker, type QueuedHost, startQueuedHost, startWorker } from "@tern/cluster";
+import {
+  type ClusterWorker,
+  type QueuedHost,
+  startQueuedHost,
+  startWorker,
+  surviveDatabaseRestarts,
+} from "@tern/cluster";
 import type { Served } from "@tern/server";
 import { isDatabaseUnavailable, redactPasswords, redactUrl } from "@tern/store-pg";
 import { parseCommandArgs } from "../cli/args.js";
@@ -123,21 +129,6 @@ async function runNode(
   process.once("SIGINT", () => void stop());
   process.once("SIGTERM", () => void stop());
   return done;
-}
-
-/**
- * graphile-worker 0.17.3 does not await the statement that completes or fails a job: a database
- * restart landing during it rejects with nobody listening. Such a rejection is weather: the run row
- * is already settled and the sweep hands the job back, so the node logs it and keeps working. Any
- * other unhandled rejection still ends the process, as Node would.
- */
-function surviveDatabaseRestarts(log: (line: string) => void): void {
-  process.on("unhandledRejection", (reason) => {
-    if (!isDatabaseUnavailable(reason)) throw reason;
-    log(
-      `database unavailable (${reason instanceof Error ? redactPasswords(reason.message) : "?"}); carrying on`,
-    );
-  });
 }
 
 /** Refusals that are the operator's to fix: a wrong password, a database or host that does not exist. */

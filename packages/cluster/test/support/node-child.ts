@@ -16,7 +16,7 @@ import { type Message, UNKNOWN_MODEL_DEFAULTS } from "@tern/ai";
 import { modelCatalog, serve } from "@tern/server";
 import { FileSessionStore, type SessionStore } from "@tern/session";
 import { type CommittedLine, PgSessionStore } from "@tern/store-pg";
-import { startQueuedHost, startWorker } from "../../src/index.js";
+import { startQueuedHost, startWorker, surviveDatabaseRestarts } from "../../src/index.js";
 
 const [role, url, home, modelUrl, leaseMs, ask] = process.argv.slice(2) as [
   string,
@@ -42,6 +42,10 @@ const onCommitted = (sessionId: string, lines: readonly CommittedLine[]) => {
     } else if (parsed.type === "event" && answered.has(sessionId) && parsed.event?.type === killPoint) die();
   }
 };
+// As `tern worker` and `tern serve --store` do: a restart during graphile-worker's unawaited
+// job statements is weather, not the end of the process.
+surviveDatabaseRestarts((line) => process.stderr.write(`${line}\n`));
+
 const store: SessionStore =
   process.env.TERN_CLUSTER_TEST_STORE === "pg"
     ? await PgSessionStore.connect({
