@@ -12,6 +12,8 @@ import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
+/** What the policy tells the model about a call it had to ask about with nobody to ask. */
+const NOBODY_TO_ASK = "without a terminal to ask, so it was denied";
 const BODY = "SECRET-STEPS: run scripts/make.sh and report its output.";
 
 /** Writes `<dir>/<name>/SKILL.md` (and any extra files of the skill's folder). */
@@ -108,16 +110,10 @@ describe("skills in tern run", () => {
   });
 
   it("puts only names and descriptions in the prompt; the body arrives with the skill tool's result", async () => {
-    const { home, work } = workspace();
-    const server = await startScriptedModel([
+    const { server } = await buildIt([
       toolReply([{ name: "skill", args: { name: "make" } }]),
       textReply("Read the skill."),
     ]);
-    const run = await runTern(["run", "build it"], {
-      env: scriptedModelEnv(server, { TERN_HOME: home }),
-      cwd: work,
-    });
-    expect(run.code, run.stderr).toBe(0);
     const [before, after] = sent(server);
     expect(before).toContain("- make: Builds the project with its script.");
     expect(before).toContain("- notes: Keeps notes.");
@@ -127,21 +123,27 @@ describe("skills in tern run", () => {
   });
 
   it("a skill's script runs through bash under ask mode: asked like any bash call, so denied without a person", async () => {
-    const { home, work } = workspace();
-    const server = await startScriptedModel([
+    const { server, work } = await buildIt([
       toolReply([{ name: "skill", args: { name: "make" } }]),
       toolReply([{ name: "bash", args: { command: "sh .tern/skills/make/scripts/make.sh" } }]),
       textReply("Could not run it."),
     ]);
-    const run = await runTern(["run", "build it"], {
-      env: scriptedModelEnv(server, { TERN_HOME: home }),
-      cwd: work,
-    });
-    expect(run.code, run.stderr).toBe(0);
     expect(existsSync(join(work, "made-by-script.txt"))).toBe(false);
-    expect(sent(server)[2]).toMatch(/needs permission|denied|not allowed/i);
+    expect(sent(server)[2]).toContain(NOBODY_TO_ASK);
   });
 });
+
+/** `tern run "build it"` in a fresh workspace() against a model answering `replies`. */
+async function buildIt(replies: Parameters<typeof startScriptedModel>[0]) {
+  const { home, work } = workspace();
+  const server = await startScriptedModel(replies);
+  const run = await runTern(["run", "build it"], {
+    env: scriptedModelEnv(server, { TERN_HOME: home }),
+    cwd: work,
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return { server, work };
+}
 
 describe("a project skill's allowed-tools", () => {
   it("are not honoured until tern hooks approve, said once per run; then they are; an edit asks again", async () => {
