@@ -1,11 +1,12 @@
 // Agent Skills through the built `tern`: `tern skills ls` (+ --json) with precedence, a duplicate
 // and a bad skill; the run header and the skills_loaded --json line; progressive disclosure seen
 // at the scripted model (the body is in no request before the skill tool's call and is in the one
-// after it); a skill's script goes through bash and its permissions like any other command; and a
+// after it); chat's banner and /skills; a skill's script goes through bash and its permissions like any other command; and a
 // project skill's allowed-tools widen nothing until `tern hooks approve`.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
 import { type LoopbackServer, textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
@@ -130,6 +131,18 @@ describe("skills in tern run", () => {
     ]);
     expect(existsSync(join(work, "made-by-script.txt"))).toBe(false);
     expect(sent(server)[2]).toContain(NOBODY_TO_ASK);
+  });
+});
+
+describe("skills in tern chat", () => {
+  terminalIt("the banner names them and /skills lists them with file and status", async () => {
+    const { home, work } = workspace();
+    const server = await startScriptedModel([]);
+    const tmux = startChat([], scriptedModelEnv(server, { TERN_HOME: home }), work);
+    await tmux.waitFor(/skills \(3\): make, review, notes/);
+    tmux.type("/skills", "Enter");
+    const screen = await tmux.waitFor(/notes\s+Keeps notes\.\s+user · \S*notes\/SKILL\.md · instructions/);
+    expect(screen).toMatch(/make\s+Builds the project with its script\./);
   });
 });
 
