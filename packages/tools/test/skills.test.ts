@@ -227,4 +227,15 @@ describe("the skill tool", () => {
     expect(outside.text).toContain('path="/s/other/SKILL.md"');
     expect(outside.text).toContain("This skill has no other files.");
   });
+
+  it("lists at most maxFiles of a folder's files and says there are more", async () => {
+    const root = await tempDir();
+    const tree: Record<string, string> = { "big/SKILL.md": skillText("big", "Many files.") };
+    for (let i = 0; i < 5; i++) tree[`big/refs/r${i}.md`] = "ref";
+    await files(root, tree);
+    const { skills } = discoverSkills([{ dir: root, scope: "user" }]);
+    const result = await callTool([skillTool(skills, { cwd: root, maxFiles: 3 })], "skill", { name: "big" });
+    expect(result.text).toMatch(/- big\/refs\/r2\.md\n… and more \(only the first 3 are listed\)$/);
+    expect((result.details as { files: string[] }).files).toHaveLength(3);
+  });
 });

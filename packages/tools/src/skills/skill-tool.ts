@@ -4,7 +4,7 @@
 // opens no way around them). Without a name it lists every skill, those the system prompt's capped
 // list left out included. It only looks, so it is a "read" tool.
 
-import { readdirSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { z } from "zod";
 import { toolError } from "../tools/result.js";
@@ -72,7 +72,7 @@ export function skillTool(
         "</skill>",
         "",
         files.paths.length > 0
-          ? `Files of this skill (read them with read, run scripts with bash, only when the instructions call for them):\n${files.paths.map((file) => `- ${shown(file)}`).join("\n")}${files.more ? `\n… and ${files.more} more` : ""}`
+          ? `Files of this skill (read them with read, run scripts with bash, only when the instructions call for them):\n${files.paths.map((file) => `- ${shown(file)}`).join("\n")}${files.cut ? `\n… and more (only the first ${files.paths.length} are listed)` : ""}`
           : "This skill has no other files.",
         ...(note ? ["", note] : []),
       ];
@@ -84,14 +84,16 @@ export function skillTool(
   };
 }
 
-/** The folder's files below it, breadth first, symlinks listed but not followed. */
-function listFiles(dir: string, max: number): { paths: string[]; more: number } {
+/**
+ * The folder's files below it, breadth first, symlinks listed but not followed; the walk stops at
+ * `max` files, so a skill folder holding a huge tree costs no more than a full list.
+ */
+function listFiles(dir: string, max: number): { paths: string[]; cut: boolean } {
   const paths: string[] = [];
-  let more = 0;
   const queue = [dir];
   while (queue.length > 0) {
     const current = queue.shift()!;
-    let entries: import("node:fs").Dirent[];
+    let entries: Dirent[];
     try {
       entries = readdirSync(current, { withFileTypes: true });
     } catch {
@@ -103,10 +105,10 @@ function listFiles(dir: string, max: number): { paths: string[]; more: number } 
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) queue.push(path);
       } else if (!(current === dir && entry.name === SKILL_FILE_NAME)) {
-        if (paths.length < max) paths.push(path);
-        else more++;
+        if (paths.length === max) return { paths, cut: true };
+        paths.push(path);
       }
     }
   }
-  return { paths, more };
+  return { paths, cut: false };
 }
