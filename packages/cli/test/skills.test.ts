@@ -5,13 +5,16 @@
 // project skill's allowed-tools widen nothing until `tern hooks approve`.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
 import { type LoopbackServer, textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
+// Each test runs up to five tern processes in a row: a higher ceiling for a hang on a loaded
+// machine, not a deadline anything waits for.
+vi.setConfig({ testTimeout: 180_000 });
 
 /** What the policy tells the model about a call it had to ask about with nobody to ask. */
 const NOBODY_TO_ASK = "without a terminal to ask, so it was denied";
@@ -183,7 +186,7 @@ describe("a project skill's allowed-tools", () => {
     expect(notes).toHaveLength(1);
     expect(existsSync(join(work, "made.txt"))).toBe(false);
     const listed = await runTern(["skills", "ls", "-C", work], { env });
-    expect(listed.stdout).toContain("allowed-tools await approval: tern hooks approve");
+    expect(listed.stdout).toContain("allowed-tools await approval (bash(touch:*)): tern hooks approve");
 
     const approved = await runTern(["hooks", "approve", "-C", work], { env });
     expect(approved.code, approved.stderr).toBe(0);

@@ -38,10 +38,15 @@ export function skillLines(loaded: WorkspaceSkills, style: Style): string[] {
   const width = Math.max(...rows.map((row) => row.name.length));
   return rows.flatMap((row) => [
     `${style.bold(padEnd(row.name, width))}  ${oneLine(row.description, 100)}`,
-    style.dim(
-      `${" ".repeat(width)}  ${row.scope} · ${row.path} · ${row.status === "allowed-tools await approval" ? style.yellow(`${row.status}: tern hooks approve`) : row.status}`,
-    ),
+    style.dim(`${" ".repeat(width)}  ${row.scope} · ${row.path} · ${statusText(row, style)}`),
   ]);
+}
+
+/** The status, with the rules it is about (what an approval would let run without asking). */
+function statusText(row: SkillRow, style: Style): string {
+  if (row.status === "instructions") return row.status;
+  const text = `${row.status} (${row.allowedTools.join(" ")})`;
+  return row.status === "allowed-tools await approval" ? style.yellow(`${text}: tern hooks approve`) : text;
 }
 
 /** The run header's part, or undefined when there are no skills. */
