@@ -11,6 +11,7 @@ export * from "./context/index.js";
 export { defineTool } from "./define-tool.js";
 export { type ContextUpdateData, contextUpdateData } from "./event-data.js";
 export { AgentEventStream } from "./event-stream.js";
+export { type FrontMatter, parseFrontMatter } from "./front-matter.js";
 export { globMatcher } from "./glob.js";
 export {
   DEFAULT_HOOK_TIMEOUT_MS,

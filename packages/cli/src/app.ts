@@ -14,6 +14,7 @@ const COMMANDS = [
   "models",
   "usage",
   "hooks",
+  "skills",
   "demo",
   "serve",
   "mcp",
@@ -60,6 +61,8 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
         return await (await import("./commands/usage.js")).usageCommand(rest, io);
       case "hooks":
         return await (await import("./commands/hooks.js")).hooksCommand(rest, io);
+      case "skills":
+        return await (await import("./commands/skills.js")).skillsCommand(rest, io);
       case "demo":
         return await (await import("./commands/demo.js")).demoCommand(rest, io);
       case "serve":

@@ -55,6 +55,7 @@ Usage:
   tern models                  models tern knows (built-in and from your config)
   tern usage                   tokens and cost of the recorded sessions (--since, --by, --json)
   tern hooks [approve]         command hooks from config.json and .tern/config.json; approve the project's
+  tern skills ls               Agent Skills (.tern/skills, .agents/skills, .claude/skills, $TERN_HOME/skills)
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
   tern mcp ls|approve|serve    MCP servers: their state and tools, approving a project's, tern as one
@@ -128,7 +129,16 @@ local server (ollama, llamacpp, lmstudio, vllm) or with --base-url.`,
 Lists the command hooks of $TERN_HOME/config.json and of the project's .tern/config.json (at the
 git root, or the directory), and whether the project's are approved. A project's hooks run
 commands, so tern run and chat run them only once approved: \`tern hooks approve\` approves the
-current ones for this project (editing them needs a new approval). See packages/cli/README.md.`,
+current ones for this project (editing them needs a new approval), with the project's allow
+rules and its skills' allowed-tools. See packages/cli/README.md.`,
+
+  skills: `Usage: tern skills [ls] [--cwd DIR] [--json]
+
+Lists the Agent Skills a run here loads: <dir>/<name>/SKILL.md in the project's .tern/skills,
+.agents/skills and .claude/skills (at the git root, or the directory), then $TERN_HOME/skills; the
+first wins a duplicate name. Each with its description, file, and status: a project skill's
+allowed-tools take effect only once approved (tern hooks approve); a user skill's are trusted like
+your own rules. Skipped skills are warnings on stderr. See packages/cli/README.md.`,
 
   serve: `Usage: tern serve [options]
 

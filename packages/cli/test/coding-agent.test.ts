@@ -2,9 +2,10 @@
 // entry point the way its command does (openRuntime for run, chat, sessions resume, mcp serve;
 // the engine's configureAgent for serve, a cluster worker and demo --web), in process, from one
 // home and one workspace: a user deny rule and a settings hook, a project (.tern/config.json)
-// with an approved allow rule, a deny rule and an approved hook, and project instructions. What
-// comes out (permission rules, hook registrations, tools, policies, system prompt) must be the
-// same everywhere, so the next drift between hosts fails here rather than for a user.
+// with an approved allow rule, a deny rule and an approved hook, project instructions, and two
+// Agent Skills (a project one whose allowed-tools were approved, a user one). What comes out
+// (permission rules, hook registrations, tools, policies, system prompt) must be the same
+// everywhere, so the next drift between hosts fails here rather than for a user.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AgentOptions, CONTEXT_GUARD, type Hook, HookRegistry, reactPolicies } from "@tern/agent";
@@ -17,6 +18,7 @@ import { createRegistry } from "../src/config/model.js";
 import { approveProjectRules } from "../src/config/project-rules.js";
 import { resolveServeSettings } from "../src/config/serve-settings.js";
 import { type AgentSettings, loadHome, resolveAgentSettings } from "../src/config/settings.js";
+import { approveProjectSkills } from "../src/config/skills.js";
 import { openStore } from "../src/config/store.js";
 import { servedWorkspaces } from "../src/config/workspace-settings.js";
 import { openRuntime, type Runtime } from "../src/runtime/runtime.js";
@@ -74,16 +76,28 @@ beforeAll(async () => {
     hooks: { PostToolUse: [{ matcher: "write", command: "echo project-hook" }] },
   });
   writeFileSync(join(work, "AGENTS.md"), "Always run the tests with npm test.\n");
+  skill(join(work, ".tern", "skills"), "release", "Bash(git tag:*)");
+  skill(join(home, "skills"), "notes", "Bash(make:*)");
   settings = resolveAgentSettings({}, { env, cwd: work }, loadHome({ env, cwd: work }));
   // The user reviewed and approved the project's allow rules and hooks (tern hooks approve).
   await approveProjectRules(work, home);
+  await approveProjectSkills(work, home);
   const hooks = await loadHookSettings(home, settings.config.config.hooks, settings.config.path, work);
   await approveProjectHooks(home, work, hooks.project!);
 });
 
+/** Writes `<dir>/<name>/SKILL.md` with the given allowed-tools. */
+function skill(dir: string, name: string, allowedTools: string): void {
+  mkdirSync(join(dir, name), { recursive: true });
+  writeFileSync(
+    join(dir, name, "SKILL.md"),
+    `---\nname: ${name}\ndescription: How to do ${name}.\nallowed-tools: ${allowedTools}\n---\nThe ${name} steps.\n`,
+  );
+}
+
 /** Writes the project's `.tern/config.json` in `dir`. */
 function projectSettings(dir: string, content: object): void {
-  mkdirSync(join(dir, ".tern"));
+  mkdirSync(join(dir, ".tern"), { recursive: true });
   writeFileSync(join(dir, ".tern", "config.json"), JSON.stringify(content));
 }
 
@@ -188,7 +202,7 @@ describe("one coding agent for every host", () => {
     "%s: the user's and the project's rules, hooks, tools, policies",
     (host) => {
       const agent = built.get(host)!;
-      expect(agent.allow).toEqual(["bash(echo:*)"]);
+      expect(agent.allow).toEqual(["bash(echo:*)", "bash(git tag:*)", "bash(make:*)"]);
       expect(agent.deny).toEqual(["bash(rm:*)", "read(secret.txt)", "write(.tern/**)", "edit(.tern/**)"]);
       expect(agent.mode).toBe("ask");
       expect(agent.guarded).toBe(true);
@@ -199,11 +213,14 @@ describe("one coding agent for every host", () => {
         "PostToolUse:checkpoints",
         "PostToolUseFailure:checkpoints",
       ]);
-      expect(agent.tools).toEqual([...BUILTIN_TOOL_NAMES, "todo_write", "web_fetch", "task"]);
+      expect(agent.tools).toEqual([...BUILTIN_TOOL_NAMES, "todo_write", "web_fetch", "task", "skill"]);
       expect(agent.policies[0]).toBe(CONTEXT_GUARD);
       expect(agent.policies).toContain("completion_check");
       expect(agent.react).toMatchObject({ toolMode: "auto", maxIterations: 50 });
       expect(agent.systemPrompt).toContain("Always run the tests with npm test.");
+      // Skills: names and descriptions in the prompt, their bodies only behind the skill tool.
+      expect(agent.systemPrompt).toContain("- release: How to do release.\n- notes: How to do notes.");
+      expect(agent.systemPrompt).not.toContain("steps.");
     },
   );
 
@@ -222,12 +239,16 @@ describe("a served session in another root", () => {
       hooks: { PreToolUse: [{ command: "echo other-project" }] },
     });
     const workspaces = await servedWorkspaces(settings, warn);
+    skill(join(other, ".claude", "skills"), "grant", "Bash");
     const agent = await viaServer(servedAgent(settings, workspaces, { env, warn }), other);
-    expect(agent.allow).toEqual([]);
+    expect(agent.allow).toEqual(["bash(make:*)"]);
     expect(agent.deny).toEqual(["bash(rm:*)", "read(.env)", "write(.tern/**)", "edit(.tern/**)"]);
     expect(agent.hooks.filter((name) => !name.endsWith(":checkpoints"))).toEqual([
       "PreToolUse:echo user-hook",
     ]);
     expect(warnings.join("\n")).toMatch(/allow rules not in effect in this server.*: bash$/m);
+    expect(warnings.join("\n")).toMatch(
+      /skill "grant" .*: its allowed-tools \(bash\) are not in effect in this server .*; those calls are asked as usual/,
+    );
   });
 });

@@ -65,6 +65,36 @@ export {
   sandboxWarning,
 } from "./sandbox/sandbox.js";
 export {
+  DEFAULT_SKILL_MAX_BYTES,
+  DEFAULT_SKILLS_PER_DIRECTORY,
+  type DiscoverOptions,
+  discoverSkills,
+  type LoadedSkills,
+  SKILL_FILE_NAME,
+  type Skill,
+  type SkillDirectory,
+} from "./skills/discover.js";
+export {
+  MAX_SKILL_DESCRIPTION_CHARS,
+  MAX_SKILL_NAME_CHARS,
+  parseSkillFile,
+  type SkillFile,
+  type SkillParse,
+} from "./skills/skill-file.js";
+export {
+  DEFAULT_SKILL_FILES_LISTED,
+  SKILL_TOOL_NAME,
+  type SkillDetails,
+  type SkillToolOptions,
+  skillTool,
+} from "./skills/skill-tool.js";
+export {
+  DEFAULT_SKILLS_LISTED,
+  DEFAULT_SKILLS_SECTION_CHARS,
+  formatSkillsSection,
+  type SkillsSectionOptions,
+} from "./skills/skills-section.js";
+export {
   latestTodos,
   MAX_TODO_ITEMS,
   TODO_STATUSES,

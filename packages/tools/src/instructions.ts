@@ -4,8 +4,9 @@
 // cwd outside a repository), then each directory down to the cwd. A bad file (a symlink leaving its
 // tree, unreadable, binary, too large) is skipped or cut with a warning; loading never throws.
 
-import { closeSync, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
+import { insideTree, readTextHead } from "./prompt-file.js";
 
 /** The names looked for in each directory, in this order. */
 export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", join(".github", "copilot-instructions.md")];
@@ -127,62 +128,26 @@ function readInstructionFile(
   }
   // A link may point within its tree (CLAUDE.md -> AGENTS.md is common), never out of it: a
   // checked-out repository must not pull ~/.ssh/config into the prompt.
-  if (tree !== undefined && !inside(real, realOr(tree))) {
+  if (tree !== undefined && !insideTree(real, tree)) {
     warnings.push(`instructions ${path}: a symlink to ${real}, outside ${tree}; skipped`);
     return undefined;
   }
   if (seen.has(real)) return undefined;
   seen.add(real);
-  let fd: number | undefined;
-  try {
-    fd = openSync(real, "r");
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      warnings.push(`instructions ${path}: not a regular file; skipped`);
-      return undefined;
-    }
-    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes));
-    const length = readSync(fd, buffer, 0, buffer.length, 0);
-    const head = buffer.subarray(0, length);
-    const text = decodeText(head, length < stat.size);
-    if (text === undefined) {
-      warnings.push(`instructions ${path}: binary, not text; skipped`);
-      return undefined;
-    }
-    const capped = length < stat.size;
-    if (capped)
-      warnings.push(
-        `instructions ${path}: ${stat.size} bytes, only the first ${length} loaded (${INSTRUCTIONS_MAX_BYTES_ENV} raises the cap)`,
-      );
-    const note = capped
-      ? `\n[tern: this file has ${stat.size} bytes; only the first ${length} were loaded]`
-      : "";
-    return { path, scope, bytes: stat.size, capped, text: text.trimEnd() + note };
-  } catch (error) {
-    warnings.push(`instructions ${path}: ${(error as Error).message}; skipped`);
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** UTF-8 text, or undefined for binary (a NUL byte, or bytes that are not UTF-8). */
-function decodeText(bytes: Buffer, cut: boolean): string | undefined {
-  if (bytes.includes(0)) return undefined;
-  // A cap can split a character: drop an incomplete sequence at the end.
-  let end = bytes.length;
-  if (cut) {
-    let back = 0;
-    while (back < 3 && end - back > 0 && (bytes[end - back - 1]! & 0xc0) === 0x80) back++;
-    const lead = bytes[end - back - 1] ?? 0;
-    const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    if (back + 1 < needed) end -= back + 1;
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, end));
-  } catch {
+  const head = readTextHead(real, maxBytes);
+  if (!head.ok) {
+    warnings.push(`instructions ${path}: ${head.error}; skipped`);
     return undefined;
   }
+  const capped = head.loaded < head.bytes;
+  if (capped)
+    warnings.push(
+      `instructions ${path}: ${head.bytes} bytes, only the first ${head.loaded} loaded (${INSTRUCTIONS_MAX_BYTES_ENV} raises the cap)`,
+    );
+  const note = capped
+    ? `\n[tern: this file has ${head.bytes} bytes; only the first ${head.loaded} were loaded]`
+    : "";
+  return { path, scope, bytes: head.bytes, capped, text: head.text.trimEnd() + note };
 }
 
 /** Called after realpath said ENOENT: a link whose target is missing (not a missing file). */
@@ -192,17 +157,4 @@ function isDanglingLink(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-function inside(path: string, dir: string): boolean {
-  const rest = relative(dir, path);
-  return rest !== "" && !rest.startsWith("..") && !rest.startsWith(sep);
 }

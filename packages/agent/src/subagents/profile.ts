@@ -2,8 +2,8 @@
 // agent's description, model and tools, and whose body is its system prompt. Parsing never throws:
 // a bad profile comes back as a problem the host shows as a warning.
 
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parseFrontMatter } from "../front-matter.js";
 
 export interface AgentProfile {
   /** From the file name (`reviewer.md` → "reviewer"); what the model passes as `agent`. */
@@ -44,37 +44,13 @@ const frontMatter = z
   })
   .strict();
 
-/** Splits `---\n<yaml>\n---\n<body>`: the front matter must open the file. */
-function splitFrontMatter(text: string): { yaml: string; body: string } | undefined {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  if (lines[0]?.trim() !== "---") return undefined;
-  const end = lines.findIndex((line, i) => i > 0 && line.trim() === "---");
-  if (end === -1) return undefined;
-  return {
-    yaml: lines.slice(1, end).join("\n"),
-    body: lines
-      .slice(end + 1)
-      .join("\n")
-      .trim(),
-  };
-}
-
 export function parseAgentProfile(name: string, text: string, source?: string): ProfileParse {
   const where = source ?? name;
   if (!NAME.test(name))
     return { ok: false, error: `${where}: the name "${name}" must be letters, digits, "-" or "_"` };
-  const parts = splitFrontMatter(text);
-  if (!parts) return { ok: false, error: `${where}: no front matter (the file must start with a --- block)` };
-  let data: unknown;
-  try {
-    data = parseYaml(parts.yaml);
-  } catch (error) {
-    return {
-      ok: false,
-      error: `${where}: the front matter is not valid YAML: ${(error as Error).message.split("\n")[0]}`,
-    };
-  }
-  const parsed = frontMatter.safeParse(data ?? {});
+  const parts = parseFrontMatter(text);
+  if (!parts.ok) return { ok: false, error: `${where}: ${parts.error}` };
+  const parsed = frontMatter.safeParse(parts.data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".") || "front matter";

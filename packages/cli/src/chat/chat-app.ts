@@ -14,6 +14,7 @@ import { oneLine } from "../render/format.js";
 import { instructionsHeader } from "../render/instructions.js";
 import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
+import { skillsHeader } from "../render/skills.js";
 import type { Style } from "../render/style.js";
 import { todoLines } from "../render/todo-lines.js";
 import { describeCall } from "../render/tool-lines.js";
@@ -122,6 +123,8 @@ export class ChatApp {
     );
     const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
     if (instructions) this.print(style.dim(instructions));
+    const skills = skillsHeader(runtime.coding.skills);
+    if (skills) this.print(style.dim(skills));
     this.print(
       style.dim(
         "Enter sends · Alt+Enter new line · @path attaches (Tab completes) · while it works: Enter steers, Tab follows up · Ctrl-C aborts · /help",

@@ -1,11 +1,12 @@
 // Slash commands of `tern chat`: /model /compact /plan /clear /new /sessions /resume /fork /rewind
-// /tools /mcp /context /mode /help /exit.
+// /tools /skills /mcp /context /mode /help /exit.
 import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import { instructionLabels } from "../render/instructions.js";
 import { mcpStatusLines } from "../render/mcp-status.js";
+import { skillLines } from "../render/skills.js";
 import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveStoreSessionId } from "../runtime/session-ids.js";
@@ -44,6 +45,7 @@ export const SLASH_HELP = [
   "/rewind [N] [code|conversation|both] [force]  back to before turn N (no N: list the turns)",
   "/tools                 tools and what the permission policy lets them do",
   "/context               the instruction files (AGENTS.md...) in the system prompt",
+  "/skills                the Agent Skills the model may use, their files and status",
   "/mcp [retry NAME]      MCP servers: state, tools; retry a failed one",
   "/mode MODE             permission mode: ask, accept-edits, read-only, bypass",
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
@@ -54,7 +56,7 @@ export const SLASH_HELP = [
 
 export const CLEAR_ENTRY_TYPE = "clear";
 
-const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions", "/context", "/mcp"]);
+const WHILE_BUSY = new Set(["/exit", "/quit", "/help", "/tools", "/sessions", "/context", "/mcp", "/skills"]);
 
 /** Runs one slash command line. Unknown commands are reported, never sent to the model. */
 export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
@@ -94,6 +96,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       return listTools(ctx);
     case "/context":
       return listContext(ctx);
+    case "/skills":
+      for (const text of skillLines(ctx.runtime.coding.skills, ctx.style)) ctx.print(text);
+      return;
     case "/mcp":
       return mcpServers(arg, ctx);
     case "/rewind":

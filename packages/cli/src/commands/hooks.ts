@@ -9,6 +9,7 @@ import type { Io } from "../cli/io.js";
 import { approveProjectHooks, type HookSetting, loadHookSettings } from "../config/hooks.js";
 import { approveProjectRules, loadProjectRules } from "../config/project-rules.js";
 import { checkDirectory, loadHome } from "../config/settings.js";
+import { approveProjectSkills } from "../config/skills.js";
 import { helpFor } from "../help.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import { wantsHelp } from "./shared.js";
@@ -34,8 +35,13 @@ export async function hooksCommand(argv: string[], io: Io): Promise<ExitCode> {
     const rules = await approveProjectRules(cwd, home.home);
     if (rules.length > 0)
       io.stdout.write(`approved the project's allow rules for ${root}: ${rules.join(", ")}\n`);
+    const skills = await approveProjectSkills(cwd, home.home);
+    if (skills.length > 0)
+      io.stdout.write(
+        `approved the allowed-tools of the project's skills for ${root}: ${skills.join(", ")}\n`,
+      );
     if (!project || project.hooks.length === 0) {
-      if (rules.length === 0)
+      if (rules.length === 0 && skills.length === 0)
         io.stdout.write(
           `no project hooks or allow rules to approve in ${resolve(root, ".tern", "config.json")}\n`,
         );

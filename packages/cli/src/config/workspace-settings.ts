@@ -1,6 +1,7 @@
 // What the coding agent of one workspace takes from settings files besides config.json's options:
-// the settings hooks (the user's, then the project's once approved) and the project's permission
-// rules (deny always, allow once approved). Approvals are read asynchronously, so this is loaded
+// the settings hooks (the user's, then the project's once approved), the project's permission
+// rules (deny always, allow once approved) and the Agent Skills (a project skill's allowed-tools
+// once approved). Approvals are read asynchronously, so this is loaded
 // before the agent is built: once per run by the CLI, once at startup by a server, whose sessions
 // then pick theirs synchronously by workspace root (see `servedWorkspaces`).
 import { workspaceRoot } from "@tern/tools";
@@ -12,12 +13,15 @@ import {
   projectRulesLine,
 } from "./project-rules.js";
 import type { AgentSettings } from "./settings.js";
+import { loadSkills, unapprovedSkills, type WorkspaceSkills } from "./skills.js";
 
 export interface WorkspaceSettings {
   /** The settings hooks that run in this workspace. */
   hooks: readonly HookSetting[];
   /** The project's rules in effect here (added to the user's by the coding agent). */
   rules: ProjectRules;
+  /** The skills, and the allowed-tools rules in effect (added to the allow rules). */
+  skills: WorkspaceSkills;
 }
 
 export interface LoadedWorkspace {
@@ -30,15 +34,16 @@ export interface LoadedWorkspace {
 
 /** The hooks and project rules of the workspace at `cwd`, approvals read now. */
 export async function loadWorkspaceSettings(settings: AgentSettings, cwd: string): Promise<LoadedWorkspace> {
-  const [hooks, rules] = await Promise.all([
+  const [hooks, rules, skills] = await Promise.all([
     loadHookSettings(settings.home, settings.config.config.hooks, settings.config.path, workspaceRoot(cwd)),
     loadProjectRules(cwd, settings.home),
+    loadSkills(cwd, settings.home),
   ]);
   const line = projectRulesLine(rules);
   return {
-    workspace: { hooks: hooks.active, rules },
+    workspace: { hooks: hooks.active, rules, skills },
     userHooks: hooks.user,
-    warnings: [...hooks.warnings, ...rules.warnings, ...(line ? [line] : [])],
+    warnings: [...hooks.warnings, ...rules.warnings, ...(line ? [line] : []), ...skills.warnings],
   };
 }
 
@@ -62,8 +67,13 @@ export async function servedWorkspaces(
       cwd,
       "not in effect in this server (it uses the approved rules of its --cwd only)",
     );
+    const skills = unapprovedSkills(
+      cwd,
+      settings.home,
+      "not in effect in this server (it uses the approvals of its --cwd only)",
+    );
     const line = projectRulesLine(rules);
-    for (const warning of [...rules.warnings, ...(line ? [line] : [])]) warn(warning);
-    return { hooks: served.userHooks, rules };
+    for (const warning of [...rules.warnings, ...(line ? [line] : []), ...skills.warnings]) warn(warning);
+    return { hooks: served.userHooks, rules, skills };
   };
 }

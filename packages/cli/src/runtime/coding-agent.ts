@@ -14,7 +14,9 @@
 //   3. checkpoints: behind the permission hook (lower priority), so only calls that run count;
 //   4. MCP tools: between turns (prepareNextTurn), for the policy's kinds and for sub-agents,
 //      and their servers named in the system prompt;
-//   5. instructions: AGENTS.md and the like, in the system prompt (unless --no-instructions);
+//   5. instructions: AGENTS.md and the like, in the system prompt (unless --no-instructions), and
+//      the Agent Skills: their names and descriptions in the system prompt, their bodies behind
+//      the `skill` tool, their trusted allowed-tools among the allow rules (config/skills.ts);
 //   6. the cassette (--record / --replay): noted in the session, its id a placeholder;
 //   7. policies: the context guard and the ReAct options (tool mode, limits, autopilot, ...);
 //   8. telemetry: @tern/agent's spans, content captured only when the command's environment asks
@@ -38,6 +40,7 @@ import {
   type AskPermission,
   createTools,
   formatInstructions,
+  formatSkillsSection,
   installCheckpoints,
   installPermissions,
   type LoadedInstructions,
@@ -45,12 +48,16 @@ import {
   type PermissionOptions,
   type PermissionPolicy,
   type SandboxOptions,
+  SKILL_TOOL_NAME,
+  type Skill,
+  skillTool,
   workspaceRoot,
 } from "@tern/tools";
 import { installCommandHooks } from "../config/hooks.js";
 import { chooseModel, explicitApiKey } from "../config/model.js";
 import { PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
+import type { WorkspaceSkills } from "../config/skills.js";
 import type { WorkspaceSettings } from "../config/workspace-settings.js";
 import { checkpointStore, currentTurnId } from "../sessions/rewind.js";
 import { attachCassette, cassetteFetch, replayKey } from "./cassette.js";
@@ -91,6 +98,8 @@ export interface CodingAgent {
   systemPrompt: string;
   /** The project instructions in the system prompt (none with --no-instructions). */
   instructions: LoadedInstructions;
+  /** The skills the system prompt lists and the `skill` tool serves (none without tools). */
+  skills: WorkspaceSkills;
   /** Every rule in effect, as the policy is (or, for "host", must be) built from them. */
   permissions: Omit<PermissionOptions, "ask" | "tools">;
   /** The installed policy; undefined when the host installs its own. */
@@ -129,6 +138,13 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
     tools.push(...(extra.tools as AnyBuiltinTool[]));
     for (const warning of extra.warnings) where.warn(warning);
   }
+  // Skills need a tool to reach the model; a run without tools has none.
+  const skills: WorkspaceSkills =
+    settings.tools === "none"
+      ? { skills: [], status: new Map(), allow: [], warnings: [] }
+      : where.workspace.skills;
+  if (skills.skills.length > 0)
+    tools.push(skillTool(skills.skills, { cwd, note: (skill) => skillNote(skill, skills) }));
 
   // 1. Settings hooks, registered first: they run before the policy (the lowest priority), so it
   // judges the arguments after every rewrite.
@@ -138,11 +154,17 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
   const project = where.workspace.rules;
   const permissions: CodingAgent["permissions"] = {
     mode: settings.mode,
-    allow: [...settings.allow, ...project.allow],
+    allow: [...settings.allow, ...project.allow, ...skills.allow],
     deny: [...settings.deny, ...project.deny, ...PROTECT_PROJECT_CONFIG],
     // The agent's own policy tools change nothing outside the run: they never need permission.
     // `task` itself changes nothing: its sub-agent's calls pass this same policy one by one.
-    kinds: { [TASK_COMPLETE_TOOL]: "read", [REQUEST_TOOLS_TOOL]: "read", [TASK_TOOL_NAME]: "read" },
+    // `skill` returns text; what a skill's instructions lead to is judged call by call.
+    kinds: {
+      [TASK_COMPLETE_TOOL]: "read",
+      [REQUEST_TOOLS_TOOL]: "read",
+      [TASK_TOOL_NAME]: "read",
+      [SKILL_TOOL_NAME]: "read",
+    },
     root: cwd,
     // MCP tools are judged by their own kinds, also those that arrive later.
     currentTools: currentMcpTools(mcp),
@@ -172,6 +194,7 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
     cwd,
     toolNames: tools.map((tool) => tool.name),
     instructions: formatInstructions(instructions.files),
+    skills: formatSkillsSection(skills.skills, { toolName: SKILL_TOOL_NAME }),
     ...(mcp ? { mcpServers: mcp.status().map((server) => server.name) } : {}),
     ...(settings.system ? { extra: settings.system } : {}),
   });
@@ -184,6 +207,7 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
     tools,
     systemPrompt: prompt,
     instructions,
+    skills,
     permissions,
     ...(policy ? { policy } : {}),
     options: {
@@ -200,6 +224,16 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
       telemetry: { captureContent: captureContentFromEnv(env) },
     },
   };
+}
+
+/** What the `skill` tool adds about a skill's allowed-tools, so the model knows whether they ask. */
+function skillNote(skill: Skill, skills: WorkspaceSkills): string | undefined {
+  const status = skills.status.get(skill.name);
+  if (status === "allowed-tools in effect")
+    return `This skill's allowed-tools run without asking: ${skill.allowedTools.join(", ")}.`;
+  if (status === "allowed-tools await approval")
+    return "This skill's allowed-tools are not approved by the user: those calls need permission as usual.";
+  return undefined;
 }
 
 /** The models of the plan roles, resolved like --model (an unknown one is a usage error). */

@@ -12,6 +12,7 @@ import { eventJson } from "../render/json-events.js";
 import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
+import { skillsEvent, skillsHeader } from "../render/skills.js";
 import { colorEnabled, type Style } from "../render/style.js";
 import { todoLines } from "../render/todo-lines.js";
 import { answerProblem, explainFailure } from "./failure.js";
@@ -45,13 +46,19 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
   });
   if (json) {
     const { instructions } = runtime;
+    const { skills } = runtime.coding;
     let instructionsShown = instructions.files.length === 0 && instructions.warnings.length === 0;
+    let skillsShown = skills.skills.length === 0 && skills.warnings.length === 0;
     agent.subscribe((event) => {
       io.stdout.write(`${eventJson(event, session.id)}\n`);
       // Right after agent_start, which stays the first line (scripts read the session id there).
       if (event.type === "agent_start" && !instructionsShown) {
         instructionsShown = true;
         io.stdout.write(`${JSON.stringify(instructionsEvent(instructions))}\n`);
+      }
+      if (event.type === "agent_start" && !skillsShown) {
+        skillsShown = true;
+        io.stdout.write(`${JSON.stringify(skillsEvent(skills))}\n`);
       }
     });
   } else {
@@ -83,6 +90,8 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
     surface.line(style.dim(`tern · ${parts.join(" · ")}`));
     const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
     if (instructions) surface.line(style.dim(`tern · ${instructions}`));
+    const skills = skillsHeader(runtime.coding.skills);
+    if (skills) surface.line(style.dim(`tern · ${skills}`));
     // A resumed session shows the todo list it left off with.
     const todos = runtime.resumed && latestTodos(runtime.resumed.context.messages);
     if (todos) for (const text of todoLines(todos, style)) surface.line(text);

@@ -5,6 +5,8 @@ export function systemPrompt(options: {
   toolNames: string[];
   /** Project instructions (formatInstructions), before `extra` so --system has the last word. */
   instructions?: string;
+  /** The skills' names and descriptions (formatSkillsSection), after the instructions. */
+  skills?: string;
   /** Names of the MCP servers whose tools may join the run (mcp__SERVER__TOOL). */
   mcpServers?: readonly string[];
   extra?: string;
@@ -36,6 +38,7 @@ export function systemPrompt(options: {
     `Platform: ${process.platform}. Shell: bash. Date: ${date}.`,
   ];
   if (options.instructions) lines.push("", options.instructions);
+  if (options.skills) lines.push("", options.skills);
   if (options.extra) lines.push("", options.extra);
   return lines.join("\n");
 }
