@@ -292,6 +292,41 @@ describe("replay refuses what it cannot serve", () => {
     expect(message.errorMessage).toContain("request 1 (POST /v1/chat/completions) vs exchange 1 of cassette");
   });
 
+  it("volatile tool output (durations, timestamps, temp paths, pids) matches; other text still differs", async () => {
+    server = await startLoopbackServer([{ kind: "sse", body: REAL_STREAM }]);
+    const path = tempFile();
+    const output = (ms: string, when: string, tmp: string, pid: number, verdict: string) =>
+      `# tests 3\n# pass 3\n# duration_ms ${ms}\nok 1 parses (${ms.split(".")[0]}ms) at ${when} in ${tmp}/out.txt, pid ${pid}: ${verdict}`;
+    const recording = recordCassette(path);
+    await collect(
+      streamOpenAICompletions,
+      completionsModel(server.baseUrl),
+      ask(output("12.34", "2026-11-30T10:00:00.123Z", "/tmp/tern-a1b2", 4242, "all green")),
+      { apiKey: "k", fetch: recording.fetch },
+    );
+    const again = ask(output("98.7", "2026-12-01T23:59:59Z", "/tmp/tern-zz99", 77, "all green"));
+    const replayed = await collect(streamOpenAICompletions, completionsModel("http://h"), again, {
+      apiKey: "k",
+      fetch: replayCassette(path).fetch,
+    });
+    expect(replayed.message.stopReason).toBe("toolUse");
+
+    const exact = await collect(streamOpenAICompletions, completionsModel("http://h"), again, {
+      apiKey: "k",
+      fetch: replayCassette(path, { normalizers: [] }).fetch,
+    });
+    expect(exact.message.errorMessage).toContain("replay mismatch at request.body.messages[0].content");
+
+    const wrong = ask(output("5.5", "2026-12-01T00:00:00Z", "/tmp/x", 1, "one red"));
+    const failed = await collect(streamOpenAICompletions, completionsModel("http://h"), wrong, {
+      apiKey: "k",
+      fetch: replayCassette(path).fetch,
+    });
+    expect(failed.message.errorMessage).toMatch(
+      /replay mismatch at request\.body\.messages\[0\]\.content \(at character \d+\): expected: ".*all green", actual: ".*one red"/,
+    );
+  });
+
   it("a request past the end of the cassette says none is left", async () => {
     const path = await recorded();
     const replay = replayCassette(path);

@@ -19,7 +19,10 @@ Loop:
                            analysed and replanned) or auto (a router picks per task)
 Workspace and permissions:
   -C, --cwd DIR            workspace root the tools are confined to (default: current directory)
-  -s, --session ID         continue a saved session (see tern sessions ls)
+  -s, --session ID         continue a saved session (see tern sessions ls); its provider, model,
+                           base URL, tools, tool mode, strategy and answer mode are remembered
+                           (a flag given now wins)
+  -c, --continue           run, chat: continue the newest session of this directory
       --mode MODE          ask (default), accept-edits, read-only, bypass
       --allow-tool RULE    allow without asking, e.g. 'bash(npm test:*)', 'edit(src/**)' (repeatable)
       --deny-tool RULE     always deny, e.g. 'bash(rm -rf:*)', 'read(.env*)' (repeatable)
@@ -41,6 +44,7 @@ MCP servers ($TERN_HOME/mcp.json, the workspace's .mcp.json; see tern mcp --help
       --no-mcp             start no MCP server
       --mcp-sandbox        run local MCP servers under the bash sandbox (workspace writable, no
                            network unless --allow-net); default: with your privileges, unconfined
+Sessions and diagnostics:
       --store URL          keep sessions in PostgreSQL (postgres://user@host:port/db; also TERN_STORE
                            or "store" in config.json) instead of the files under TERN_HOME
       --debug              stack traces and provider details on errors`;
@@ -193,7 +197,9 @@ bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or 
 read-only run in read-only mode and without asking.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
 caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).
-A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.`,
+A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.
+Environment: MCP_TIMEOUT (milliseconds) how long a run (and tern mcp ls) waits for servers to start
+before going on without the slow ones; TERN_HOME (mcp.json, the approvals of project servers).`,
   worker: `Usage: tern worker --store postgres://… [options]
 
 Takes runs off the database and runs them with the agent of tern serve (same flags, same

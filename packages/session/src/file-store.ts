@@ -70,6 +70,7 @@ export class FileSessionStore implements SessionStore {
       created: new Date((this.options.now ?? Date.now)()).toISOString(),
       cwd,
       ...(options.parentSession ? { parentSession: options.parentSession } : {}),
+      ...(options.settings ? { settings: { ...options.settings } } : {}),
     };
     const path = this.pathFor(cwd, id);
     const session = createFileSession(path, header, this.options);

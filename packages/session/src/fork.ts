@@ -16,6 +16,7 @@ export async function forkSession(
     throw new SessionError("invalid", `cannot fork ${id}: no entry "${entryId}"`, source.path);
   const fork = await store.create({
     cwd: options.cwd ?? source.header.cwd,
+    ...(source.header.settings ? { settings: source.header.settings } : {}),
     parentSession: {
       id,
       ...(source.path ? { path: source.path } : {}),

@@ -25,6 +25,11 @@ export interface SessionHeader {
   created: string;
   cwd: string;
   parentSession?: ParentSessionRef;
+  /**
+   * What the host needs to continue the session (the CLI: provider, model, base URL, tool mode,
+   * strategy, answer mode). Plain strings the host chooses; never a key or a header value.
+   */
+  settings?: Record<string, string>;
 }
 
 // ---------------------------------------------------------------- tree entries
@@ -220,6 +225,8 @@ export interface CreateSessionOptions {
   cwd?: string;
   name?: string;
   parentSession?: ParentSessionRef;
+  /** Written into the header as `settings` (see SessionHeader). */
+  settings?: Record<string, string>;
 }
 
 export interface ForkOptions {

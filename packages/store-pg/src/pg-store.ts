@@ -131,6 +131,7 @@ export class PgSessionStore implements SessionStore {
       created: new Date((this.options.now ?? Date.now)()).toISOString(),
       cwd: resolve(options.cwd ?? process.cwd()),
       ...(options.parentSession ? { parentSession: options.parentSession } : {}),
+      ...(options.settings ? { settings: { ...options.settings } } : {}),
     };
     const holder = newHolderId();
     const summary: SummaryState = { messageCount: 0, cost: 0 };

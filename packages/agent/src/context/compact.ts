@@ -151,9 +151,9 @@ async function run(
   const probe = planCompaction(micro.messages, { recentTokens: recentCap, pinnedLimit });
   const room = Math.max(0, target - fixed - probe.pinnedTokens - summaryMax);
   let plan = planCompaction(micro.messages, { recentTokens: Math.min(recentCap, room), pinnedLimit });
-  // Nothing new before the tail, but still too big: keep only the newest unit. (A manual compaction
-  // of a context that fits in its recent part has nothing to do.)
-  if (plan.older.length === 0 && (reason === "overflow" || (reason === "threshold" && afterMicro > trigger)))
+  // Nothing new before the tail, but still too big, or asked for explicitly: keep only the newest
+  // unit (and the pins). A manual compaction has nothing to do only when there is nothing older.
+  if (plan.older.length === 0 && (reason !== "threshold" || afterMicro > trigger))
     plan = planCompaction(micro.messages, { recentTokens: 0, pinnedLimit });
   if (plan.older.length === 0) return fitted(base, budget, fixed, target, reason);
 

@@ -235,9 +235,23 @@ describe("compact", () => {
     expect(focused.context.systemPrompt).toContain("keep every SQL statement");
   });
 
-  it("manual compaction of a context that fits its recent part changes nothing", async () => {
+  it("manual compaction summarises all but the pins and the newest turn, even well under the threshold", async () => {
+    const faux = summariser("CARD-M");
+    const prompt = user("Fix the parser", true);
+    const messages = [prompt, ...turns(1, 3)];
+    const out = await compact(messages, faux.model, undefined, BASE);
+    expect(out.method).toBe("summary");
+    expect(faux.requests).toHaveLength(1);
+    expect(out.messages[0]).toBe(prompt);
+    expect(textOf(out.messages[1]!)).toBe(`${PREFIX}CARD-M`);
+    expect(out.messages.slice(2)).toEqual(messages.slice(-2)); // turn 3: the call and its result
+    expect(out.summarised).toBe(4);
+    assertPaired(out.messages);
+  });
+
+  it("manual compaction of nothing but the pinned prompt and one turn changes nothing", async () => {
     const faux = summariser("unused");
-    const messages = [user("Fix the parser", true), ...turns(1, 3)];
+    const messages = [user("Fix the parser", true), ...turns(1, 1)];
     const out = await compact(messages, faux.model, undefined, BASE);
     expect(out.method).toBe("none");
     expect(out.messages).toBe(messages);

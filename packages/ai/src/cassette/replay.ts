@@ -3,7 +3,8 @@
 // against one loopback port replays against any base URL); the body bytes come back exactly as
 // recorded, chunk by chunk, at once or at the recorded pace. A request the cassette does not hold
 // fails with the first difference, or, when the caller opts in, goes to the real provider and is
-// appended to the cassette.
+// appended to the cassette. Volatile text (durations, timestamps, temporary paths; normalize.ts)
+// is normalized on both sides before comparing.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Headers, Response, fetch as undiciFetch } from "undici";
 import type { ModelFetch } from "../types.js";
@@ -16,6 +17,7 @@ import {
   type RecordedResponse,
   readCassette,
 } from "./format.js";
+import { type Normalizer, normalizeValue, VOLATILE_NORMALIZERS } from "./normalize.js";
 import { appendExchange, captureRequest, recordingFetch } from "./record.js";
 import { Scrubber, type ScrubOptions } from "./scrub.js";
 
@@ -31,6 +33,8 @@ export interface ReplayOptions extends ScrubOptions {
   miss?: ReplayMiss;
   /** What sends unrecorded requests when `miss` is "record" (default: undici's `fetch`). */
   fetch?: ModelFetch;
+  /** Rewrites applied to both bodies' strings before matching (default VOLATILE_NORMALIZERS; [] for exact). */
+  normalizers?: readonly Normalizer[];
 }
 
 export interface CassetteReplay {
@@ -52,6 +56,7 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
   const cassette = readCassette(path);
   const scrubber = new Scrubber(options);
   const timing = options.timing ?? "none";
+  const normalizers = options.normalizers ?? VOLATILE_NORMALIZERS;
   const exchanges = cassette.exchanges;
   const used = new Array<boolean>(exchanges.length).fill(false);
   let served = 0;
@@ -65,10 +70,10 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
   const fetch = (async (input, init) => {
     requests++;
     const actual = captureRequest(input, init, scrubber);
-    const index = pick(exchanges, used, actual);
+    const index = pick(exchanges, used, actual, normalizers);
     if (index === undefined) {
       if (options.miss === "record") return recordMiss(input, init);
-      throw mismatch(path, requests, actual, exchanges, used);
+      throw mismatch(path, requests, actual, exchanges, used, normalizers);
     }
     used[index] = true;
     served++;
@@ -92,21 +97,27 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
 }
 
 /** The next unused exchange if it matches, else any unused one that does (concurrent calls may finish out of order). */
-function pick(exchanges: Exchange[], used: boolean[], actual: RecordedRequest): number | undefined {
+function pick(
+  exchanges: Exchange[],
+  used: boolean[],
+  actual: RecordedRequest,
+  normalizers: readonly Normalizer[],
+): number | undefined {
   const next = used.indexOf(false);
   if (next === -1) return undefined;
-  if (!difference(exchanges[next]!.request, actual)) return next;
+  if (!difference(exchanges[next]!.request, actual, normalizers)) return next;
   for (let i = next + 1; i < exchanges.length; i++)
-    if (!used[i] && !difference(exchanges[i]!.request, actual)) return i;
+    if (!used[i] && !difference(exchanges[i]!.request, actual, normalizers)) return i;
   return undefined;
 }
 
-/** What is compared: method, path with query, and body (parsed JSON, or text). */
-function comparable(request: RecordedRequest): Record<string, unknown> {
+/** What is compared: method, path with query, and body (parsed JSON, or text), normalized. */
+function comparable(request: RecordedRequest, normalizers: readonly Normalizer[]): Record<string, unknown> {
+  const body = request.body !== undefined ? request.body : (request.bodyText ?? null);
   return {
     method: request.method,
     path: pathOf(request.url),
-    body: request.body !== undefined ? request.body : (request.bodyText ?? null),
+    body: normalizeValue(body, normalizers),
   };
 }
 
@@ -119,8 +130,8 @@ function pathOf(url: string): string {
   }
 }
 
-function difference(expected: RecordedRequest, actual: RecordedRequest) {
-  return firstDifference(comparable(expected), comparable(actual), "request");
+function difference(expected: RecordedRequest, actual: RecordedRequest, normalizers: readonly Normalizer[]) {
+  return firstDifference(comparable(expected, normalizers), comparable(actual, normalizers), "request");
 }
 
 function mismatch(
@@ -129,6 +140,7 @@ function mismatch(
   actual: RecordedRequest,
   exchanges: Exchange[],
   used: boolean[],
+  normalizers: readonly Normalizer[],
 ): CassetteError {
   const what = `request ${ordinal} (${actual.method} ${pathOf(actual.url)})`;
   const hint = `--replay-miss record (library: miss: "record") sends it and appends it`;
@@ -139,7 +151,7 @@ function mismatch(
       `replay: ${what} has no recorded exchange left (all ${exchanges.length} used) in cassette ${path}; ${hint}`,
     );
   // Most important first: a terminal shows a failed run's message on one shortened line.
-  const diff = difference(exchanges[next]!.request, actual)!;
+  const diff = difference(exchanges[next]!.request, actual, normalizers)!;
   return new CassetteError(
     "mismatch",
     `replay mismatch at ${diff.path}: expected: ${diff.expected}, actual: ${diff.actual}; ` +

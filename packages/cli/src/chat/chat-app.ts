@@ -209,7 +209,7 @@ export class ChatApp {
     const next = await this.open(
       id === undefined
         ? { ...settings, cwd: this.runtime.cwd }
-        : { ...settings, sessionId: id, explicitModel: false, explicitCwd: false },
+        : { ...settings, sessionId: id, explicitModel: false, flags: [], explicitCwd: false },
     );
     this.detach?.();
     await this.runtime.close();

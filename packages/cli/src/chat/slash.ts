@@ -215,9 +215,11 @@ function listTools(ctx: SlashContext): void {
   print(style.dim(`permission mode ${policy.mode}`));
   for (const tool of runtime.tools) {
     const check = policy.check({ toolName: tool.name, args: {} });
+    // The policy's kind, not the tool's own field: a tool from elsewhere may not carry one.
+    const kind = policy.kindOf(tool.name);
     const verdict = "ask" in check ? "asks" : check.allow ? "runs" : "denied";
     print(
-      `  ${padEnd(tool.name, 7)} ${padEnd(tool.kind, 6)} ${verdict === "runs" ? style.green(verdict) : verdict === "asks" ? style.yellow(verdict) : style.red(verdict)}  ${style.dim(oneLine(tool.description, 70))}`,
+      `  ${padEnd(tool.name, 7)} ${padEnd(kind, 6)} ${verdict === "runs" ? style.green(verdict) : verdict === "asks" ? style.yellow(verdict) : style.red(verdict)}  ${style.dim(oneLine(tool.description, 70))}`,
     );
   }
   const { allow, deny } = policy.rules;

@@ -11,12 +11,15 @@ import { RunSurface } from "../render/run-surface.js";
 import { type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import { openRuntime } from "../runtime/runtime.js";
+import { CONTINUE_OPTION, withContinue } from "../runtime/session-ids.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
 export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
-  const { values } = parseCommandArgs("chat", argv, AGENT_OPTIONS, 0);
+  const { values } = parseCommandArgs("chat", argv, { ...AGENT_OPTIONS, ...CONTINUE_OPTION }, 0);
   if (wantsHelp(values, io, helpFor("chat"))) return 0;
-  const { settings, style, warn } = commandContext(values, io);
+  const context = commandContext(values, io);
+  const { style, warn } = context;
+  const settings = await withContinue(values, context.settings, warn);
   if (io.stdin.isTTY && io.stdout.isTTY) return new ChatApp(io, settings, style).start();
 
   // Lines from a pipe: no terminal to ask permission questions, so the policy decides alone.

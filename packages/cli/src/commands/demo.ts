@@ -50,6 +50,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
   const settings: AgentSettings = {
     ...home,
     explicitModel: true,
+    flags: [],
     toolMode: "auto",
     answerMode: "direct",
     maxTurns: 20,

@@ -9,6 +9,7 @@ import { type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { executeRun } from "../runtime/execute.js";
 import { terminalMcpApprover } from "../runtime/mcp-ask.js";
 import { openRuntime } from "../runtime/runtime.js";
+import { CONTINUE_OPTION, withContinue } from "../runtime/session-ids.js";
 import { terminalAsk } from "../runtime/terminal-ask.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -17,9 +18,12 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
     ...AGENT_OPTIONS,
     json: { type: "boolean" },
     image: { type: "string", multiple: true },
+    ...CONTINUE_OPTION,
   });
   if (wantsHelp(values, io, helpFor("run"))) return 0;
-  const { settings, style, warn } = commandContext(values, io);
+  const context = commandContext(values, io);
+  const { style, warn } = context;
+  const settings = await withContinue(values, context.settings, warn);
   const json = values.json === true;
   let prompt = positionals.join(" ").trim();
   const promptFromArgs = prompt !== "";

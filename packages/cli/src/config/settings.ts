@@ -56,6 +56,8 @@ export interface AgentSettings extends Home {
   apiKey?: string;
   /** --provider or --model was given: it wins over the model a resumed session used. */
   explicitModel: boolean;
+  /** The options given on the command line (they win over what a resumed session recorded). */
+  flags: string[];
   /** The built-in coding tools (default), or none (a plain chat). */
   tools?: Toolset;
   toolMode: ToolMode;
@@ -118,6 +120,7 @@ export function resolveAgentSettings(
   const settings: AgentSettings = {
     ...home,
     explicitModel: flagProvider !== undefined || flagModel !== undefined,
+    flags: Object.keys(values).filter((name) => values[name] !== undefined),
     tools: choice("--tools", stringOption(values, "tools") ?? config.tools ?? "coding", TOOLSETS),
     toolMode: choice(
       "--tool-mode",

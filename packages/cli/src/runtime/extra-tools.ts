@@ -38,24 +38,25 @@ export function extraTools(
   if (!where.hooks) return { tools, warnings: [] };
   const { profiles, warnings } = loadAgentProfiles(settings.home, where.cwd);
   const registry = where.registry;
-  tools.push(
-    taskTool({
-      model: where.model,
-      tools: () => [...base, ...tools, ...(where.mcpTools?.() ?? [])],
-      hooks: where.hooks,
-      policies: [contextGuard()],
-      profiles,
-      ...(where.streamOptions ? { streamOptions: where.streamOptions } : {}),
-      maxTurns: settings.maxTurns,
-      resolveModel: (id) => {
-        if (!registry) return undefined;
-        try {
-          return chooseModel(registry, { model: id }, where.env, settings.config.path);
-        } catch {
-          return undefined;
-        }
-      },
-    }) as AnyAgentTool,
-  );
+  // A kind like every built-in tool: `task` changes nothing itself (its sub-agent's calls pass
+  // the run's policy one by one).
+  const task = taskTool({
+    model: where.model,
+    tools: () => [...base, ...tools, ...(where.mcpTools?.() ?? [])],
+    hooks: where.hooks,
+    policies: [contextGuard()],
+    profiles,
+    ...(where.streamOptions ? { streamOptions: where.streamOptions } : {}),
+    maxTurns: settings.maxTurns,
+    resolveModel: (id) => {
+      if (!registry) return undefined;
+      try {
+        return chooseModel(registry, { model: id }, where.env, settings.config.path);
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  tools.push(Object.assign(task, { kind: "read" as const }) as AnyAgentTool);
   return { tools, warnings };
 }

@@ -33,6 +33,7 @@ import { replaysOffline } from "./cassette.js";
 import { bashSandbox, type CodingAgent, codingAgent } from "./coding-agent.js";
 import { type McpApprover, openMcp } from "./mcp.js";
 import { resolveStoreSessionId, sessionFailure } from "./session-ids.js";
+import { resumedModel, sessionSettings, withSessionSettings } from "./session-settings.js";
 
 export interface RuntimeOptions {
   settings: AgentSettings;
@@ -79,33 +80,27 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { settings, env, warn } = options;
-  const store = await openStore(settings.store, settings.home, { warn });
-  const registry = createRegistry(settings, warn);
+export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
+  const { env, warn } = given;
+  let options = given;
+  const store = await openStore(given.settings.store, given.settings.home, { warn });
+  const registry = createRegistry(given.settings, warn);
   let resumed: ResumedSession | undefined;
-  if (settings.sessionId !== undefined) {
+  if (given.settings.sessionId !== undefined) {
     try {
-      const id = await resolveStoreSessionId(store, settings.home, settings.sessionId);
+      const id = await resolveStoreSessionId(store, given.settings.home, given.settings.sessionId);
       resumed = await resumeSession(store, id);
     } catch (error) {
       await store.close?.();
       throw sessionFailure(storeFailure(error));
     }
+    const settings = withSessionSettings(given.settings, resumed.session.header.settings, warn);
+    options = { ...given, settings };
   }
+  const { settings } = options;
   let mcp: McpManager | undefined;
   try {
-    const model =
-      options.model ??
-      chooseModel(
-        registry,
-        settings.explicitModel || !resumed?.context.model
-          ? settings
-          : { ...(settings.baseUrl !== undefined ? { baseUrl: settings.baseUrl } : {}) },
-        env,
-        settings.config.path,
-        resumed?.context.model,
-      );
+    const model = options.model ?? chooseRunModel(registry, settings, env, resumed);
     const secrets =
       options.model || replaysOffline(settings.cassette)
         ? []
@@ -124,7 +119,11 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     });
     const session =
       resumed?.session ??
-      (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
+      (await store.create({
+        cwd,
+        settings: sessionSettings(model, settings),
+        ...(options.sessionName ? { name: options.sessionName } : {}),
+      }));
     session.addSecrets(secrets);
     const sandbox = await createSandbox(bashSandbox(settings)).status();
     const problem = sandboxWarning(sandbox);
@@ -219,6 +218,31 @@ function build(
       }
     },
   };
+}
+
+/**
+ * The model of a new run, or of a resumed one: the session's (its conversation's, or its record's,
+ * with the recorded base URL) unless --provider or --model names another.
+ */
+function chooseRunModel(
+  registry: ModelRegistry,
+  settings: AgentSettings,
+  env: NodeJS.ProcessEnv,
+  resumed: ResumedSession | undefined,
+): Model {
+  const path = settings.config.path;
+  if (!resumed || settings.explicitModel) return chooseModel(registry, settings, env, path);
+  const recorded = resumed.session.header.settings;
+  const { model, baseUrl } = resumedModel(settings, recorded, resumed.context.model);
+  try {
+    return chooseModel(registry, baseUrl !== undefined ? { baseUrl } : {}, env, path, model);
+  } catch (error) {
+    if (recorded || !(error instanceof UsageError) || !model) throw error;
+    throw new UsageError(
+      `session ${resumed.session.id.slice(0, 8)} was saved before tern recorded its base URL, and ${error.message}; ` +
+        "pass --base-url (and --provider, --model) once to go on",
+    );
+  }
 }
 
 function checkWorkspace(cwd: string, fromSession: boolean): void {

@@ -1,9 +1,39 @@
 // Session ids are long UUIDs; people type the first few characters. Resolves a unique prefix by
-// file name alone (no session file is read).
+// file name alone (no session file is read), and `-c/--continue` to the directory's newest session.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { FileSessionStore, SessionError, type SessionStore } from "@tern/session";
+import type { OptionValues } from "../cli/args.js";
 import { CliError, UsageError } from "../cli/errors.js";
+import type { AgentSettings } from "../config/settings.js";
+import { openStore, storeFailure } from "../config/store.js";
+
+/** `-c/--continue` of run and chat. */
+export const CONTINUE_OPTION = { continue: { type: "boolean", short: "c" } } as const;
+
+/** With -c/--continue: `settings` resuming the newest session of the working directory. */
+export async function withContinue(
+  values: OptionValues,
+  settings: AgentSettings,
+  warn: (message: string) => void,
+): Promise<AgentSettings> {
+  if (values.continue !== true) return settings;
+  if (settings.sessionId !== undefined)
+    throw new UsageError("--continue and --session both name a session; pass one of them");
+  const store = await openStore(settings.store, settings.home, { warn });
+  try {
+    const newest = (await store.list({ cwd: settings.cwd }))[0];
+    if (!newest)
+      throw new UsageError(
+        `no session of ${settings.cwd} to continue; start one with tern run "…" or tern chat (tern sessions ls --all lists every directory)`,
+      );
+    return { ...settings, sessionId: newest.id };
+  } catch (error) {
+    throw storeFailure(error);
+  } finally {
+    await store.close?.();
+  }
+}
 
 export function resolveSessionId(home: string, text: string): string {
   checkText(text);
