@@ -58,6 +58,7 @@ Usage:
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
   tern mcp ls|approve|serve    MCP servers: their state and tools, approving a project's, tern as one
+  tern acp                     an Agent Client Protocol agent on stdin/stdout, for editors (Zed, ...)
   tern worker                  runs a cluster's queued runs (--store postgres://…; docs/scaling.md)
   tern store status|migrate    the PostgreSQL session store's schema (--store URL)
 
@@ -184,6 +185,17 @@ read-only run in read-only mode and without asking.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
 caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).
 A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.`,
+  acp: `Usage: tern acp [options]
+
+tern as an Agent Client Protocol (ACP) agent on stdin/stdout: an editor (Zed, JetBrains IDEs, ...)
+starts it and drives sessions over JSON-RPC; stdout carries only protocol frames, logs go to stderr.
+A session works in the cwd the editor names, which must lie in the directory tern acp started in
+(or -C DIR) or an --allow-root DIR. Permission questions are asked in the editor; when it offers
+them, files are read and written through the editor and commands run in its terminal.
+      --allow-root DIR     another directory sessions may work in (repeatable)
+
+${AGENT_OPTIONS.replace(/^.*-s, --session.*\n/m, "")}`,
+
   worker: `Usage: tern worker --store postgres://… [options]
 
 Takes runs off the database and runs them with the agent of tern serve (same flags, same
