@@ -60,11 +60,8 @@ describe("tern acp", () => {
         env: scriptedModelEnv(model, { TERN_HOME: home }),
         cwd: work,
       });
-      const { sessionId } = await peer.agent.request("session/new", { cwd: work, mcpServers: [] });
-      const reply = await peer.agent.request("session/prompt", {
-        sessionId,
-        prompt: [{ type: "text", text: "say two instead of one" }],
-      });
+      const { sessionId } = await peer.newSession(work);
+      const reply = await peer.prompt(sessionId, "say two instead of one");
       expect(reply.stopReason).toBe("end_turn");
       expect(readFileSync(join(work, "greeting.txt"), "utf8")).toBe("hello two\n");
 
@@ -137,9 +134,8 @@ describe("tern acp", () => {
           },
         }),
       });
-      const { sessionId } = await peer.agent.request("session/new", { cwd: work, mcpServers: [] });
-      const prompt = (text: string) =>
-        peer.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+      const { sessionId } = await peer.newSession(work);
+      const prompt = (text: string) => peer.prompt(sessionId, text);
 
       expect((await prompt("write allowed.txt")).stopReason).toBe("end_turn");
       expect(readFileSync(join(work, "allowed.txt"), "utf8")).toBe("yes\n");
@@ -183,19 +179,13 @@ describe("tern acp", () => {
         env: scriptedModelEnv(model),
         cwd: work,
       });
-      const { sessionId } = await peer.agent.request("session/new", { cwd: work, mcpServers: [] });
-      const turn = peer.agent.request("session/prompt", {
-        sessionId,
-        prompt: [{ type: "text", text: "wait" }],
-      });
+      const { sessionId } = await peer.newSession(work);
+      const turn = peer.prompt(sessionId, "wait");
       await peer.waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress");
       await peer.agent.notify("session/cancel", { sessionId });
       expect((await turn).stopReason).toBe("cancelled");
 
-      const next = await peer.agent.request("session/prompt", {
-        sessionId,
-        prompt: [{ type: "text", text: "again" }],
-      });
+      const next = await peer.prompt(sessionId, "again");
       expect(next.stopReason).toBe("end_turn");
       expect(text(peer.updates, "agent_message_chunk")).toContain("Back again.");
       expect(peer.child.exitCode).toBeNull();
@@ -222,8 +212,8 @@ describe("tern acp", () => {
         capabilities: { fs: { readTextFile: true, writeTextFile: false } },
         buffer: () => "unsaved text in the editor\n",
       });
-      const { sessionId } = await peer.agent.request("session/new", { cwd: work, mcpServers: [] });
-      await peer.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read" }] });
+      const { sessionId } = await peer.newSession(work);
+      await peer.prompt(sessionId, "read");
 
       expect(peer.reads.map((r) => r.path)).toEqual([join(work, "greeting.txt")]);
       const results = wireMessages(model.requests.at(-1)!.body);
@@ -236,19 +226,117 @@ describe("tern acp", () => {
   );
 
   it(
+    "writes and runs commands through the client when it offers fs.writeTextFile and terminal",
+    async () => {
+      const work = workspace();
+      const model = await startScriptedModel([
+        toolReply([{ id: "w1", name: "write", args: { path: "new.txt", content: "from tern\n" } }]),
+        toolReply([{ id: "b1", name: "bash", args: { command: "echo in the editor; pwd" } }]),
+        toolReply([{ id: "w2", name: "write", args: { path: "../escape.txt", content: "no" } }]),
+        textReply("Done."),
+        textReply("Done."),
+      ]);
+      const peer = await startAcp({
+        args: ["--mode", "bypass"],
+        env: scriptedModelEnv(model),
+        cwd: work,
+        capabilities: { fs: { readTextFile: false, writeTextFile: true }, terminal: true },
+      });
+      const { sessionId } = await peer.newSession(work);
+      const reply = await peer.prompt(sessionId, "go");
+      expect(reply.stopReason).toBe("end_turn");
+
+      // The editor got the write (the file is its buffer now, not tern's disk write)...
+      expect(peer.writes).toEqual([{ sessionId, path: join(work, "new.txt"), content: "from tern\n" }]);
+      expect(existsSync(join(work, "new.txt"))).toBe(false);
+      // ...and ran the command in its terminal, in the workspace.
+      expect(peer.commands).toMatchObject([
+        { sessionId, command: "/bin/sh", args: ["-c", "echo in the editor; pwd"], cwd: work },
+      ]);
+      const results = wireMessages(model.requests.at(-1)!.body);
+      expect(contentText(results.find((m) => m.tool_call_id === "b1"))).toContain(`in the editor\n${work}`);
+      // A path outside the workspace never reaches the editor.
+      expect(contentText(results.find((m) => m.tool_call_id === "w2"))).toMatch(/outside/i);
+      expect(peer.writes).toHaveLength(1);
+    },
+    CEILING_MS,
+  );
+
+  it(
+    "answers allow always with the narrowest rule: the same program is not asked again, another is",
+    async () => {
+      const work = workspace();
+      const model = await startScriptedModel([
+        toolReply([{ id: "b1", name: "bash", args: { command: "touch a.txt" } }]),
+        toolReply([{ id: "b2", name: "bash", args: { command: "touch b.txt" } }]),
+        toolReply([{ id: "b3", name: "bash", args: { command: "mkdir c" } }]),
+        textReply("Made them."),
+        textReply("Made them."),
+      ]);
+      const peer = await startAcp({
+        args: ["--sandbox", "off"],
+        env: scriptedModelEnv(model),
+        cwd: work,
+        answer: () => ({ outcome: { outcome: "selected", optionId: "allow_always" } }),
+      });
+      const { sessionId } = await peer.newSession(work);
+      await peer.prompt(sessionId, "make them");
+      for (const made of ["a.txt", "b.txt", "c"]) expect(existsSync(join(work, made))).toBe(true);
+      expect(peer.permissions.map((p) => p.toolCall.toolCallId)).toEqual(["b1", "b3"]);
+      expect(peer.permissions[0]!.options.find((o) => o.kind === "allow_always")!.name).toBe(
+        "Always allow bash(touch:*)",
+      );
+    },
+    CEILING_MS,
+  );
+
+  it(
+    "takes a prompt sent during a turn as steering, and answers both when the turn ends",
+    async () => {
+      const work = workspace();
+      const model = await startScriptedModel([
+        toolReply([
+          { id: "wait", name: "bash", args: { command: "while [ ! -f go ]; do sleep 0.05; done" } },
+        ]),
+        textReply("Bananas, as you asked."),
+        textReply("Bananas, as you asked."),
+      ]);
+      const peer = await startAcp({
+        args: ["--mode", "bypass", "--sandbox", "off"],
+        env: scriptedModelEnv(model),
+        cwd: work,
+      });
+      const { sessionId } = await peer.newSession(work);
+      const prompt = (text: string) => peer.prompt(sessionId, text);
+      const first = prompt("wait for go");
+      await peer.waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress");
+      const second = prompt("also mention bananas");
+      // Frames are read in order: once a later request is answered, the steering is queued.
+      await expect(peer.agent.request("tern-test/barrier", {})).rejects.toThrow(/not found/i);
+      writeFileSync(join(work, "go"), "");
+      expect((await first).stopReason).toBe("end_turn");
+      expect((await second).stopReason).toBe("end_turn");
+      const sent = wireMessages(model.requests[1]!.body)
+        .filter((m) => m.role === "user")
+        .map(contentText);
+      expect(sent.join("\n")).toContain("also mention bananas");
+      expect(model.requests).toHaveLength(2);
+    },
+    CEILING_MS,
+  );
+
+  it(
     "refuses a cwd outside the allowed roots, and takes one inside an --allow-root",
     async () => {
       const work = workspace();
       const other = tempDir();
       const model = await startScriptedModel([]);
       const peer = await startAcp({ args: ["--allow-root", other], env: scriptedModelEnv(model), cwd: work });
-      await expect(peer.agent.request("session/new", { cwd: tempDir(), mcpServers: [] })).rejects.toThrow(
+      await expect(peer.newSession(tempDir())).rejects.toThrow(
         /outside the directories tern acp may work in/,
       );
-      await expect(
-        peer.agent.request("session/new", { cwd: "relative/dir", mcpServers: [] }),
-      ).rejects.toThrow(/absolute/);
-      const { sessionId } = await peer.agent.request("session/new", { cwd: other, mcpServers: [] });
+      await expect(peer.newSession("relative/dir")).rejects.toThrow(/absolute/);
+      const { sessionId } = await peer.newSession(other);
       expect(sessionId).toMatch(/\S/);
     },
     CEILING_MS,

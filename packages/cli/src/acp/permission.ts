@@ -52,6 +52,7 @@ export function askThroughClient(bridge: PermissionBridge): AskPermission {
       if (outcome.optionId === REJECT_ONCE) return { allow: false, reason: "the user rejected this call" };
       return { allow: false, reason: `the editor answered with an unknown option "${outcome.optionId}"` };
     } catch (error) {
+      if (request.signal.aborted) return { allow: false, reason: "the run was cancelled" };
       bridge.warn(`the permission question for ${request.summary} failed: ${(error as Error).message}`);
       return { allow: false, reason: "the editor did not answer the permission question" };
     }

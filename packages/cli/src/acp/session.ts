@@ -93,7 +93,11 @@ export class AcpSession {
     const { text, images } = promptContent(blocks);
     if (this.running) {
       // The loop reads steering between turns: the running turn takes it and answers for both.
-      this.runtime.agent.steer(text);
+      this.runtime.agent.steer({
+        role: "user",
+        content: [{ type: "text", text }, ...images],
+        timestamp: Date.now(),
+      });
       return this.running;
     }
     const turn = this.turn(text, images);
@@ -124,6 +128,9 @@ export class AcpSession {
     try {
       await this.runtime.mcp?.waitForStartup();
       result = await agent.prompt(text, { images });
+      // Steering that came after the loop's last look at its queue is still this turn's.
+      while (result.stopReason === "stop" && agent.queuedMessages.steering.length > 0)
+        result = await agent.continue();
     } finally {
       unsubscribe();
       await this.sent;

@@ -98,7 +98,11 @@ export function todoPlan(args: Record<string, unknown>): SessionUpdate | undefin
 export function agentUpdates(root: string, model: Model): (event: AgentEvent) => SessionUpdate[] {
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   const steps = new Map<string, PlanEntry>();
-  const plan = (): SessionUpdate => ({ sessionUpdate: "plan", entries: [...steps.values()] });
+  // Copies: an update may be serialized after the next event changed a step.
+  const plan = (): SessionUpdate => ({
+    sessionUpdate: "plan",
+    entries: [...steps.values()].map((step) => ({ ...step })),
+  });
   return (event) => {
     // A sub-agent's own tool calls belong to its `task` call, not to the editor's list.
     if ("parentToolCallId" in event && event.parentToolCallId !== undefined) return [];
@@ -134,7 +138,9 @@ export function agentUpdates(root: string, model: Model): (event: AgentEvent) =>
       case "plan_step_end": {
         const step = steps.get(event.stepId);
         if (!step) return [];
+        // ACP's plan has no failed entry: a step that did not finish says so in its text.
         step.status = event.type === "plan_step_start" ? "in_progress" : "completed";
+        if (event.type === "plan_step_end" && event.status !== "done") step.content += ` (${event.status})`;
         return [plan()];
       }
       default:

@@ -4,18 +4,15 @@
 // the directory tern acp started in or an --allow-root. Stdout carries only protocol frames (the
 // SDK's newline-delimited JSON-RPC); warnings and logs go to stderr. The command ends when the
 // client closes stdin.
-import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { acpAgent } from "../acp/agent.js";
-import { AGENT_OPTIONS, listOption, parseCommandArgs } from "../cli/args.js";
+import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
-import { checkDirectory } from "../config/settings.js";
 import { helpFor } from "../help.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import { allowedRoots, commandContext, wantsHelp } from "./shared.js";
 
 const { session: _loadedBySessionLoad, ...SESSION_OPTIONS } = AGENT_OPTIONS;
 const OPTIONS = { ...SESSION_OPTIONS, "allow-root": { type: "string", multiple: true } } as const;
@@ -25,12 +22,7 @@ export async function acpCommand(argv: string[], io: Io): Promise<ExitCode> {
   if (wantsHelp(values, io, helpFor("acp"))) return 0;
   const { settings } = commandContext(values, io);
   const warn = (message: string) => io.stderr.write(`tern acp: warning: ${message}\n`);
-  const roots = [settings.cwd, ...listOption(values, "allow-root").map((dir) => resolve(io.cwd, dir))].map(
-    (dir) => {
-      checkDirectory(dir, "--allow-root");
-      return realpathSync(dir);
-    },
-  );
+  const roots = allowedRoots(values, settings, io);
   // The model and its key are checked now: a bad flag is exit 2 before the editor connects.
   const model = chooseModel(createRegistry(settings, warn), settings, io.env, settings.config.path);
   await ensureConfiguredKey(model, settings, io.env);

@@ -6,12 +6,14 @@ import { Readable, Writable } from "node:stream";
 import {
   type ClientCapabilities,
   type ClientConnection,
+  type CreateTerminalRequest,
   client,
   ndJsonStream,
   type ReadTextFileRequest,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
+  type WriteTextFileRequest,
 } from "@agentclientprotocol/sdk";
 import { afterEach } from "vitest";
 import { TERN_JS } from "./build.js";
@@ -22,7 +24,14 @@ export interface AcpPeer {
   updates: SessionNotification[];
   permissions: RequestPermissionRequest[];
   reads: ReadTextFileRequest[];
+  writes: WriteTextFileRequest[];
+  /** The commands run in the client's terminal. */
+  commands: CreateTerminalRequest[];
   readonly stderr: string;
+  /** session/new in `cwd` with no MCP servers. */
+  newSession(cwd: string): Promise<{ sessionId: string }>;
+  /** session/prompt with one text block. */
+  prompt(sessionId: string, text: string): Promise<{ stopReason: string }>;
   /** Closes the agent's stdin (the client going away) and resolves with its exit code. */
   close(): Promise<number | null>;
   /** Resolves once an update matching `test` arrived (a ceiling for hangs only). */
@@ -61,6 +70,14 @@ export async function startAcp(options: AcpPeerOptions): Promise<AcpPeer> {
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const reads: ReadTextFileRequest[] = [];
+  const writes: WriteTextFileRequest[] = [];
+  const commands: CreateTerminalRequest[] = [];
+  const terminals = new Map<string, ClientTerminal>();
+  const terminal = (id: string) => {
+    const found = terminals.get(id);
+    if (!found) throw new Error(`no terminal ${id}`);
+    return found;
+  };
   const waiters = new Set<() => void>();
   const app = client({ name: "tern-test" })
     .onNotification("session/update", ({ params }) => {
@@ -74,6 +91,28 @@ export async function startAcp(options: AcpPeerOptions): Promise<AcpPeer> {
     .onRequest("fs/read_text_file", ({ params }) => {
       reads.push(params);
       return { content: options.buffer?.(params.path) ?? readFileSync(params.path, "utf8") };
+    })
+    // The editor keeps the written text in its buffer: nothing reaches the disk in these tests.
+    .onRequest("fs/write_text_file", ({ params }) => {
+      writes.push(params);
+      return {};
+    })
+    .onRequest("terminal/create", ({ params }) => {
+      commands.push(params);
+      const id = `t${commands.length}`;
+      terminals.set(id, new ClientTerminal(params));
+      return { terminalId: id };
+    })
+    .onRequest("terminal/output", ({ params }) => terminal(params.terminalId).output())
+    .onRequest("terminal/wait_for_exit", ({ params }) => terminal(params.terminalId).exited)
+    .onRequest("terminal/kill", ({ params }) => {
+      terminal(params.terminalId).kill();
+      return {};
+    })
+    .onRequest("terminal/release", ({ params }) => {
+      terminal(params.terminalId).kill();
+      terminals.delete(params.terminalId);
+      return {};
     });
   const connection = app.connect(
     ndJsonStream(
@@ -91,9 +130,14 @@ export async function startAcp(options: AcpPeerOptions): Promise<AcpPeer> {
     updates,
     permissions,
     reads,
+    writes,
+    commands,
     get stderr() {
       return stderr;
     },
+    newSession: (cwd) => connection.agent.request("session/new", { cwd, mcpServers: [] }),
+    prompt: (sessionId, text) =>
+      connection.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
     close() {
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.stdin!.end();
@@ -114,4 +158,38 @@ export async function startAcp(options: AcpPeerOptions): Promise<AcpPeer> {
       });
     },
   };
+}
+
+/** The client's terminal: the command as a real child process, its output kept for the agent. */
+class ClientTerminal {
+  private text = "";
+  private readonly child: ChildProcess;
+  private status: { exitCode: number | null; signal: string | null } | undefined;
+  readonly exited: Promise<{ exitCode: number | null; signal: string | null }>;
+
+  constructor(request: CreateTerminalRequest) {
+    this.child = spawn(request.command, request.args ?? [], {
+      cwd: request.cwd ?? undefined,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [this.child.stdout!, this.child.stderr!])
+      stream.setEncoding("utf8").on("data", (chunk: string) => {
+        this.text += chunk;
+      });
+    this.exited = new Promise((resolve) =>
+      this.child.once("close", (exitCode, signal) => {
+        this.status = { exitCode, signal };
+        resolve(this.status);
+      }),
+    );
+    started.push(this.child);
+  }
+
+  output() {
+    return { output: this.text, truncated: false, ...(this.status ? { exitStatus: this.status } : {}) };
+  }
+
+  kill(): void {
+    if (!this.status) this.child.kill();
+  }
 }
