@@ -1,14 +1,17 @@
 // `tern acp` end to end: the built bundle as a child process, the official ACP SDK's client app on
 // its stdio, and a scripted OpenAI-compatible model on loopback. A coding task streams its text,
 // tool calls (with a diff for the edit) and answer; permission questions are answered in the
-// client; a cancel mid-command ends the turn "cancelled" and the agent goes on; a saved session
-// loads with its history replayed; a client that offers fs reads has them routed to it; bad frames
-// and unknown methods get JSON-RPC errors; a cwd outside the allowed roots is refused.
+// client (once, always, rejected); a cancel mid-command ends the turn "cancelled" and the agent
+// goes on; a prompt during a turn steers it; a saved session loads with its history replayed; a
+// client that offers fs and terminal gets the reads, writes and commands; the client's MCP servers
+// (the official memory server) give the agent their tools; bad frames and unknown methods get
+// JSON-RPC errors; a cwd outside the allowed roots is refused.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import { memoryBin } from "../../mcp/test/support/servers.js";
 import { startAcp } from "./support/acp-client.js";
 import { TERN_JS } from "./support/build.js";
 import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
@@ -321,6 +324,45 @@ describe("tern acp", () => {
         .map(contentText);
       expect(sent.join("\n")).toContain("also mention bananas");
       expect(model.requests).toHaveLength(2);
+    },
+    CEILING_MS,
+  );
+
+  it(
+    "starts the MCP servers the client passes and gives the agent their tools",
+    async () => {
+      const work = workspace();
+      const memory = join(work, "memory.jsonl");
+      const model = await startScriptedModel([
+        toolReply([
+          {
+            id: "m1",
+            name: "mcp__memory__create_entities",
+            args: { entities: [{ name: "tern", entityType: "project", observations: ["speaks ACP"] }] },
+          },
+        ]),
+        textReply("Remembered."),
+        textReply("Remembered."),
+      ]);
+      const peer = await startAcp({
+        args: ["--mode", "bypass", "--tools", "none"],
+        env: scriptedModelEnv(model),
+        cwd: work,
+      });
+      const { sessionId } = await peer.agent.request("session/new", {
+        cwd: work,
+        mcpServers: [
+          {
+            name: "memory",
+            command: process.execPath,
+            args: [memoryBin],
+            env: [{ name: "MEMORY_FILE_PATH", value: memory }],
+          },
+        ],
+      });
+      expect((await peer.prompt(sessionId, "remember tern")).stopReason).toBe("end_turn");
+      expect(readFileSync(memory, "utf8")).toContain("speaks ACP");
+      expect(of(peer.updates, "tool_call")).toMatchObject([{ toolCallId: "m1", kind: "other" }]);
     },
     CEILING_MS,
   );
