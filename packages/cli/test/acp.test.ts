@@ -426,6 +426,14 @@ describe("tern acp", () => {
         expect(reply(3)?.error?.code).toBe(-32602);
         expect(reply(4)?.error?.code).toBe(-32002);
         expect(reply(5)?.result).toMatchObject({ sessionId: expect.any(String) });
+        // A prompt with nothing tern can read (audio only) is refused; the session takes the next.
+        const { sessionId } = reply(5)!.result as { sessionId: string };
+        const audio = { type: "audio", data: "AAAA", mimeType: "audio/wav" };
+        send({ id: 6, method: "session/prompt", params: { sessionId, prompt: [audio] } });
+        expect((await replies(8)).find((r) => r.id === 6)?.error).toMatchObject({
+          code: -32602,
+          message: expect.stringMatching(/no text, file or image/),
+        });
         // Stdout held only protocol frames: every line parsed above.
       } finally {
         child.kill();

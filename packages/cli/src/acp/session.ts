@@ -91,6 +91,8 @@ export class AcpSession {
 
   async prompt(blocks: ContentBlock[]): Promise<StopReason> {
     const { text, images } = promptContent(blocks);
+    if (text.trim() === "" && images.length === 0)
+      throw RequestError.invalidParams(undefined, "the prompt has no text, file or image tern can read");
     if (this.running) {
       // The loop reads steering between turns: the running turn takes it and answers for both.
       this.runtime.agent.steer({
