@@ -3,7 +3,7 @@
 // as `diff` content, todo_write and plan-mode steps as the session's plan, model calls as context
 // usage. One mapper serves a live turn (agentUpdates) and `session/load`'s replay (historyUpdates),
 // so an editor sees a loaded session as it saw it live.
-
+import { resolve } from "node:path";
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
 import type { AgentEvent, AgentMessage, AgentToolResult } from "@tern/agent";
 import type { Model } from "@tern/ai";
@@ -192,5 +192,5 @@ function resultText(
 
 /** ACP paths are absolute; tern's tools take them relative to the workspace. */
 function absolute(path: string, root: string): string {
-  return path.startsWith("/") ? path : `${root.replace(/\/$/, "")}/${path.replace(/^\.\//, "")}`;
+  return resolve(root, path);
 }

@@ -145,7 +145,7 @@ export async function startAcp(options: AcpPeerOptions): Promise<AcpPeer> {
     },
     waitForUpdate(test) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no such update; stderr:\n${stderr}`)), 60_000);
+        const timer = setTimeout(() => reject(new Error(`no such update; stderr:\n${stderr}`)), 180_000);
         const check = () => {
           if (updates.some((notification) => test(notification.update))) {
             clearTimeout(timer);
