@@ -18,6 +18,7 @@ const COMMANDS = [
   "demo",
   "serve",
   "mcp",
+  "acp",
   "worker",
   "store",
   "help",
@@ -43,7 +44,7 @@ export async function runCli(argv: string[], processStreams: Io = processIo()): 
  * Commands that run the agent (every host of runtime/coding-agent.ts: `sessions resume`, a
  * worker's runs and `mcp serve`'s tasks too), so trace when OTEL_EXPORTER_OTLP_*ENDPOINT is set.
  */
-const TRACED = new Set(["run", "chat", "serve", "worker", "sessions", "mcp"]);
+const TRACED = new Set(["run", "chat", "serve", "worker", "sessions", "mcp", "acp"]);
 
 async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
   const [command, ...rest] = argv;
@@ -69,6 +70,8 @@ async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
         return await (await import("./commands/serve.js")).serveCommand(rest, io);
       case "mcp":
         return await (await import("./commands/mcp.js")).mcpCommand(rest, io);
+      case "acp":
+        return await (await import("./commands/acp.js")).acpCommand(rest, io);
       case "worker":
         return await (await import("./commands/cluster.js")).workerCommand(rest, io);
       case "store":

@@ -49,6 +49,9 @@ Sessions and diagnostics:
                            or "store" in config.json) instead of the files under TERN_HOME
       --debug              stack traces and provider details on errors`;
 
+/** The agent options without the ones that pick a saved session: served hosts take sessions from their clients. */
+const SERVED_AGENT_OPTIONS = AGENT_OPTIONS.replace(/^ {2}-s, --session[\s\S]*?^ {2}-c, --continue.*\n/m, "");
+
 export const HELP: Record<string, string> = {
   main: `tern — an agent that reads, edits and runs code in your workspace, on any model
 
@@ -63,6 +66,7 @@ Usage:
   tern demo                    the offline demo: a scripted model fixes a bug in an example project
   tern serve                   HTTP + SSE (--port N) and JSON-RPC (--stdio, --rpc-port N) for apps and SDKs
   tern mcp ls|approve|serve    MCP servers: their state and tools, approving a project's, tern as one
+  tern acp                     an Agent Client Protocol agent on stdin/stdout, for editors (Zed, ...)
   tern worker                  runs a cluster's queued runs (--store postgres://…; docs/scaling.md)
   tern store status|migrate    the PostgreSQL session store's schema (--store URL)
 
@@ -180,7 +184,7 @@ Permission questions (--mode ask) go to the client: an SSE "permission" frame an
 POST /api/sessions/ID/permissions/REQUEST_ID, or the Copilot SDK's onPermissionRequest.
 See packages/server/README.md for the HTTP API.
 
-${AGENT_OPTIONS.replace(/^.*-s, --session.*\n/m, "")}`,
+${SERVED_AGENT_OPTIONS}`,
 
   mcp: `Usage:
   tern mcp ls [--json]                 the MCP servers of this workspace: state, transport, tools
@@ -200,6 +204,17 @@ caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --al
 A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.
 Environment: MCP_TIMEOUT (milliseconds) how long a run (and tern mcp ls) waits for servers to start
 before going on without the slow ones; TERN_HOME (mcp.json, the approvals of project servers).`,
+  acp: `Usage: tern acp [options]
+
+tern as an Agent Client Protocol (ACP) agent on stdin/stdout: an editor (Zed, JetBrains IDEs, ...)
+starts it and drives sessions over JSON-RPC; stdout carries only protocol frames, logs go to stderr.
+A session works in the cwd the editor names, which must lie in the directory tern acp started in
+(or -C DIR) or an --allow-root DIR. Permission questions are asked in the editor; when it offers
+them, files are read and written through the editor and commands run in its terminal.
+      --allow-root DIR     another directory sessions may work in (repeatable)
+
+${SERVED_AGENT_OPTIONS}`,
+
   worker: `Usage: tern worker --store postgres://… [options]
 
 Takes runs off the database and runs them with the agent of tern serve (same flags, same

@@ -1,5 +1,5 @@
 // Every host builds the same coding agent from the same settings: each row below calls its host's
-// entry point the way its command does (openRuntime for run, chat, sessions resume, mcp serve;
+// entry point the way its command does (openRuntime for run, chat, sessions resume, mcp serve, acp;
 // the engine's configureAgent for serve, a cluster worker and demo --web), in process, from one
 // home and one workspace: a user deny rule and a settings hook, a project (.tern/config.json)
 // with an approved allow rule, a deny rule and an approved hook, project instructions, and two
@@ -8,11 +8,13 @@
 // everywhere, so the next drift between hosts fails here rather than for a user.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { agent as acpAgentApp, client as acpClientApp } from "@agentclientprotocol/sdk";
 import { type AgentOptions, CONTEXT_GUARD, type Hook, HookRegistry, reactPolicies } from "@tern/agent";
 import { createFaux } from "@tern/ai";
 import type { AgentConfig, AgentSetup } from "@tern/server";
 import { BUILTIN_TOOL_NAMES, PermissionPolicy } from "@tern/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { acpRuntimeOptions } from "../src/acp/session.js";
 import { approveProjectHooks, loadHookSettings } from "../src/config/hooks.js";
 import { createRegistry } from "../src/config/model.js";
 import { approveProjectRules } from "../src/config/project-rules.js";
@@ -169,6 +171,20 @@ const HOSTS: [string, () => Promise<Built>][] = [
     },
   ],
   ["mcp serve", () => viaRuntime({ settings: { ...settings, cwd: work, explicitCwd: true } })],
+  [
+    "acp",
+    // An editor that reads, writes and runs commands itself: the tools are the editor's, the rest the same.
+    () => {
+      const { client } = acpAgentApp().connect(acpClientApp());
+      const capabilities = { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
+      return viaRuntime(
+        acpRuntimeOptions(
+          { ...settings, cwd: work, explicitCwd: true },
+          { client, capabilities, sessionId: () => "acp", env, warn, mcpServers: [] },
+        ),
+      );
+    },
+  ],
   [
     "serve",
     async () => {

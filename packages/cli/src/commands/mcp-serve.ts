@@ -15,18 +15,18 @@ import type { AgentEvent } from "@tern/agent";
 import { MAX_MESSAGE_BYTES } from "@tern/server";
 import { isInside, PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { z } from "zod";
-import { AGENT_OPTIONS, listOption, parseCommandArgs, stringOption } from "../cli/args.js";
+import { AGENT_OPTIONS, parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
-import { checkDirectory, positiveInteger } from "../config/settings.js";
+import { positiveInteger } from "../config/settings.js";
 import { helpFor } from "../help.js";
 import { explainFailure } from "../runtime/failure.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { VERSION } from "../version.js";
 import { LineLimit, type OverLimit } from "./mcp-line-limit.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import { allowedRoots, commandContext, wantsHelp } from "./shared.js";
 
 export const RUN_TASK_TOOL = "run_task";
 
@@ -53,12 +53,7 @@ export async function mcpServeCommand(argv: string[], io: Io): Promise<ExitCode>
   const { settings, warn } = commandContext(values, io);
   const maxMessageBytes =
     positiveInteger("--max-message", stringOption(values, "max-message")) ?? MAX_MESSAGE_BYTES;
-  const roots = [settings.cwd, ...listOption(values, "allow-root").map((dir) => resolve(io.cwd, dir))].map(
-    (dir) => {
-      checkDirectory(dir, "--allow-root");
-      return realpathSync(dir);
-    },
-  );
+  const roots = allowedRoots(values, settings, io);
   // The model and its key are checked now: a bad flag is exit 2 before the host connects.
   const model = chooseModel(createRegistry(settings, warn), settings, io.env, settings.config.path);
   await ensureConfiguredKey(model, settings, io.env);

@@ -1,8 +1,10 @@
 // Pieces every agent command shares: settings, style, warnings, the surface.
 
-import type { OptionValues } from "../cli/args.js";
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { listOption, type OptionValues } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
-import { type AgentSettings, loadHome, resolveAgentSettings } from "../config/settings.js";
+import { type AgentSettings, checkDirectory, loadHome, resolveAgentSettings } from "../config/settings.js";
 import { colorEnabled, createStyle, type Style } from "../render/style.js";
 
 export interface CommandContext {
@@ -23,4 +25,15 @@ export function wantsHelp(values: OptionValues, io: Io, text: string): boolean {
   if (values.help !== true) return false;
   io.stdout.write(`${text}\n`);
   return true;
+}
+
+/**
+ * The directories a stdio server's callers may work in (`mcp serve`, `acp`): the workspace and
+ * each --allow-root, as real paths; one that is not a directory is a usage error.
+ */
+export function allowedRoots(values: OptionValues, settings: AgentSettings, io: Io): string[] {
+  return [settings.cwd, ...listOption(values, "allow-root").map((dir) => resolve(io.cwd, dir))].map((dir) => {
+    checkDirectory(dir, "--allow-root");
+    return realpathSync(dir);
+  });
 }

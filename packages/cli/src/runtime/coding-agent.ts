@@ -1,11 +1,11 @@
 // The coding agent, assembled in one place for every host that runs it: `run`, `chat`,
-// `sessions resume` and `mcp serve` (through openRuntime), the sessions of `tern serve` and of a
-// cluster worker (through served.ts), and `demo --web`. Two copies of this assembly once drifted
+// `sessions resume`, `mcp serve` and `acp` (through openRuntime), the sessions of `tern serve` and
+// of a cluster worker (through served.ts), and `demo --web`. Two copies of this assembly once drifted
 // apart (a served session ignored the project's deny rules); a host now says only where the agent
 // runs, what its workspace's settings files hold, and who answers its permission questions.
-// Built first, since everything after reads them: the tools (the workspace's seven, todo_write,
-// web_fetch, web_search, task) and the stream options (key, retries, the cassette's fetch). Then,
-// always in this order:
+// Built first, since everything after reads them: the tools (the workspace's seven, some replaced
+// by the host's ToolProvider, then todo_write, web_fetch, web_search, task) and the stream
+// options (key, retries, the cassette's fetch). Then, always in this order:
 //   1. settings hooks: the user's, and the project's once approved (loaded for this workspace by
 //      config/workspace-settings.ts); they rewrite arguments before the policy judges them;
 //   2. permissions: the mode, the user's rules, the project's rules (deny always, allow once
@@ -91,7 +91,17 @@ export interface CodingAgentWhere {
   mcp?: McpManager;
   /** Changes to the ReAct policy options (tests turn some off). */
   react?: Partial<ReactOptions>;
+  /** Replaces workspace tools before hooks and the policy see them (see ToolProvider). */
+  provideTools?: ToolProvider;
 }
+
+/**
+ * The extension point for where the workspace tools do their work: it gets the seven tools and
+ * returns them, some replaced by tools of the same name and kind (`tern acp` reads, writes and
+ * runs commands through the editor). Hooks, the policy and checkpoints judge the returned tools
+ * exactly as the originals, so a provider changes where a call runs, never whether it may.
+ */
+export type ToolProvider = (tools: AnyBuiltinTool[]) => AnyBuiltinTool[];
 
 export interface CodingAgent {
   tools: AnyBuiltinTool[];
@@ -113,7 +123,8 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
   const ask = typeof where.ask === "function" ? oneQuestionAtATime(where.ask) : undefined;
   // One asker for tool calls and the sandbox proxy's hosts, so questions never overlap.
   const sandbox = withHostQuestion(bashSandbox(settings), settings.mode, ask);
-  const tools = settings.tools === "none" ? [] : createTools({ root: cwd, sandbox });
+  const workspaceTools = settings.tools === "none" ? [] : createTools({ root: cwd, sandbox });
+  const tools = where.provideTools ? where.provideTools(workspaceTools) : workspaceTools;
   // One set of stream options for the run and its sub-agents, so a cassette records and replays both.
   const apiKey = replayKey(settings.cassette, explicitApiKey(model, settings, env));
   const streamOptions = {

@@ -35,6 +35,8 @@ export interface OpenMcpOptions {
   approve?: McpApprover;
   /** How `bash` is confined; with --mcp-sandbox local servers run the same way. */
   sandbox?: SandboxOptions;
+  /** Servers the host was handed (an ACP client's), after the configured ones. */
+  extra?: McpServerEntry[];
 }
 
 /** Reads and checks the configuration; a problem is a usage error naming its file. */
@@ -61,7 +63,8 @@ export async function loadWorkspaceMcp(
 export async function openMcp(options: OpenMcpOptions): Promise<McpManager | undefined> {
   const { settings, home, cwd, env, warn } = options;
   if (!settings?.enabled) return undefined;
-  const config = await loadWorkspaceMcp(settings, home, cwd, env);
+  const loaded = await loadWorkspaceMcp(settings, home, cwd, env);
+  const config = { ...loaded, servers: [...loaded.servers, ...(options.extra ?? [])] };
   const store = new FileApprovalStore({ home });
   const pending = await pendingApprovals(config.servers, cwd, store);
   const allowed = new Set(pending.length > 0 && options.approve ? await options.approve(pending, cwd) : []);

@@ -1,12 +1,12 @@
 // Everything a command needs to run the agent: the session (new or resumed), the model, the MCP
 // servers of the workspace, and an Agent that persists itself through the session, assembled by
 // the coding-agent factory (coding-agent.ts) with the terminal's asker (or nobody). `run`, `chat`,
-// `sessions resume`, `mcp serve` and `demo` open it.
+// `sessions resume`, `mcp serve`, `acp` (with the editor's asker and tools) and `demo` open it.
 import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
 import { HookRegistry } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
-import { isMcpTool, type McpManager } from "@tern/mcp";
+import { isMcpTool, type McpManager, type McpServerEntry } from "@tern/mcp";
 import {
   createSessionAgent,
   type ResumedSession,
@@ -30,7 +30,7 @@ import type { AgentSettings } from "../config/settings.js";
 import { openStore, storeFailure } from "../config/store.js";
 import { loadWorkspaceSettings, type WorkspaceSettings } from "../config/workspace-settings.js";
 import { replaysOffline } from "./cassette.js";
-import { bashSandbox, type CodingAgent, codingAgent } from "./coding-agent.js";
+import { bashSandbox, type CodingAgent, codingAgent, type ToolProvider } from "./coding-agent.js";
 import { type McpApprover, openMcp } from "./mcp.js";
 import { resolveStoreSessionId, sessionFailure } from "./session-ids.js";
 import { resumedModel, sessionSettings, withSessionSettings } from "./session-settings.js";
@@ -53,6 +53,10 @@ export interface RuntimeOptions {
   approveMcp?: McpApprover;
   /** The run's hook registry (default: a new one). */
   hooks?: HookRegistry;
+  /** Replaces workspace tools (coding-agent.ts's ToolProvider; `tern acp` routes them to the editor). */
+  provideTools?: ToolProvider;
+  /** MCP servers the host was handed (an ACP client's), started beside the configured ones. */
+  mcpServers?: McpServerEntry[];
 }
 
 export interface Runtime {
@@ -116,6 +120,7 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
       warn,
       sandbox: bashSandbox(settings),
       ...(options.approveMcp ? { approve: options.approveMcp } : {}),
+      ...(options.mcpServers ? { extra: options.mcpServers } : {}),
     });
     const session =
       resumed?.session ??
@@ -177,6 +182,7 @@ function build(
     registry: parts.registry,
     ...(mcp ? { mcp } : {}),
     ...(options.react ? { react: options.react } : {}),
+    ...(options.provideTools ? { provideTools: options.provideTools } : {}),
   });
   const { agent, binding } = createSessionAgent(session, {
     model,
