@@ -20,7 +20,8 @@ Loop:
 Workspace and permissions:
   -C, --cwd DIR            workspace root the tools are confined to (default: current directory)
   -s, --session ID         continue a saved session (see tern sessions ls)
-      --mode MODE          ask (default), accept-edits, read-only, bypass
+      --mode MODE          ask (default), accept-edits, read-only, bypass; in ask and accept-edits
+                           read-only bash commands (ls, cat, git status, ...) run without asking
       --allow-tool RULE    allow without asking, e.g. 'bash(npm test:*)', 'edit(src/**)' (repeatable)
       --deny-tool RULE     always deny, e.g. 'bash(rm -rf:*)', 'read(.env*)' (repeatable)
       --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,
