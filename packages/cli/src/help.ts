@@ -15,6 +15,9 @@ Loop:
       --answer-mode MODE   direct (default) or synthesize (a final streamed answer from the trace)
       --max-turns N        stop after N model turns (default 50)
       --autopilot          keep going until the model calls task_complete
+      --policy P           turn a loop policy on/off or tune it (repeatable): completion-check=off,
+                           reflection.after=10; policies: completion-check, reflection,
+                           cycle-detection, tool-selection, autopilot, synthesis (see README)
       --strategy S         loop (default: one ReAct loop), plan (a DAG of steps run in parallel,
                            analysed and replanned) or auto (a router picks per task)
 Workspace and permissions:

@@ -6,6 +6,7 @@ import { describeSandbox, latestTodos } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
+import { activePolicies, policiesLabel } from "../config/policy-settings.js";
 import { plural } from "../render/format.js";
 import { instructionsEvent, instructionsHeader } from "../render/instructions.js";
 import { eventJson } from "../render/json-events.js";
@@ -46,12 +47,19 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
   if (json) {
     const { instructions } = runtime;
     let instructionsShown = instructions.files.length === 0 && instructions.warnings.length === 0;
+    let policiesShown = false;
     agent.subscribe((event) => {
       io.stdout.write(`${eventJson(event, session.id)}\n`);
       // Right after agent_start, which stays the first line (scripts read the session id there).
       if (event.type === "agent_start" && !instructionsShown) {
         instructionsShown = true;
         io.stdout.write(`${JSON.stringify(instructionsEvent(instructions))}\n`);
+      }
+      if (event.type === "agent_start" && !policiesShown) {
+        policiesShown = true;
+        io.stdout.write(
+          `${JSON.stringify({ type: "policies", policies: activePolicies(runtime.policies) })}\n`,
+        );
       }
     });
   } else {
@@ -70,6 +78,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       `session ${shortId}`,
       `permissions ${runtime.permissions.mode}`,
       describeSandbox(runtime.sandbox),
+      policiesLabel(runtime.policies),
       ...(runtime.mcp
         ? [
             `mcp ${runtime.mcp
