@@ -4,24 +4,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AGENT_OPTIONS, parseCommandArgs } from "../src/cli/args.js";
 import { UsageError } from "../src/cli/errors.js";
 import { policiesLabel } from "../src/config/policy-settings.js";
-import { loadHome, resolveAgentSettings } from "../src/config/settings.js";
 import { reactOptions } from "../src/runtime/loop-options.js";
 import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
+import { settingsFor } from "./support/settings.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
-
-function settingsFor(argv: string[], env: NodeJS.ProcessEnv = {}, config?: unknown) {
-  const home = tempDir();
-  if (config !== undefined) writeFileSync(join(home, "config.json"), JSON.stringify(config));
-  const environment = { env: { TERN_HOME: home, ...env }, cwd: tempDir() };
-  const { values } = parseCommandArgs("run", argv, AGENT_OPTIONS);
-  return resolveAgentSettings(values, environment, loadHome(environment));
-}
 
 const react = (argv: string[], env?: NodeJS.ProcessEnv, config?: unknown) =>
   reactOptions(settingsFor(argv, env, config));
