@@ -47,8 +47,6 @@ export {
   DEFAULT_MAX_SUBAGENT_DEPTH,
   DEFAULT_SUBAGENT_MAX_TURNS,
   GENERAL_AGENT,
-  MAX_SUBAGENT_DEPTH_ENV,
-  maxDepthFromEnv,
   TASK_TOOL_NAME,
   type TaskDetails,
   type TaskToolOptions,

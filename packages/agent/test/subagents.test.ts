@@ -9,7 +9,6 @@ import {
   type AgentEvent,
   type AgentTool,
   HookRegistry,
-  maxDepthFromEnv,
   parseAgentProfile,
   runAgentLoop,
   taskTool,
@@ -180,12 +179,6 @@ describe("task tool", () => {
       isError: true,
       content: expect.stringContaining("cannot go deeper than 1 level"),
     });
-  });
-
-  it("takes the depth limit from the environment and rejects a bad value", () => {
-    expect(maxDepthFromEnv({ TERN_MAX_SUBAGENT_DEPTH: "3" })).toBe(3);
-    expect(maxDepthFromEnv({})).toBeUndefined();
-    expect(() => maxDepthFromEnv({ TERN_MAX_SUBAGENT_DEPTH: "0" })).toThrow("at least 1");
   });
 
   it("inherits the parent's hooks (permissions) and narrows tools by profile", async () => {

@@ -15,6 +15,9 @@ Loop:
       --answer-mode MODE   direct (default) or synthesize (a final streamed answer from the trace)
       --max-turns N        stop after N model turns (default 50)
       --autopilot          keep going until the model calls task_complete
+      --policy P           turn a loop policy on/off or tune it (repeatable): completion-check=off,
+                           reflection.after=10; policies: completion-check, reflection,
+                           cycle-detection, tool-selection, autopilot, synthesis (see README)
       --strategy S         loop (default: one ReAct loop), plan (a DAG of steps run in parallel,
                            analysed and replanned) or auto (a router picks per task)
 Workspace and permissions:
@@ -23,7 +26,8 @@ Workspace and permissions:
                            base URL, tools, tool mode, strategy and answer mode are remembered
                            (a flag given now wins)
   -c, --continue           run, chat: continue the newest session of this directory
-      --mode MODE          ask (default), accept-edits, read-only, bypass
+      --mode MODE          ask (default), accept-edits, read-only, bypass; in ask and accept-edits
+                           read-only bash commands (ls, cat, git status, ...) run without asking
       --allow-tool RULE    allow without asking, e.g. 'bash(npm test:*)', 'edit(src/**)' (repeatable)
       --deny-tool RULE     always deny, e.g. 'bash(rm -rf:*)', 'read(.env*)' (repeatable)
       --sandbox PROFILE    sandbox (default: bash under bubblewrap, only the workspace writable,

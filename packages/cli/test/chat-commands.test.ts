@@ -124,9 +124,9 @@ terminalIt(
     mkdirSync(join(work, ".tern"));
     writeFileSync(join(work, ".tern", "config.json"), `${JSON.stringify({ note: "kept" })}\n`);
     const server = await startScriptedModel([
-      toolReply([{ name: "bash", args: { command: "touch one.txt" } }]),
+      toolReply([{ name: "bash", args: { command: "git init -q one" } }]),
       textReply("Made one."),
-      toolReply([{ name: "bash", args: { command: "touch two.txt" } }]),
+      toolReply([{ name: "bash", args: { command: "git init -q two" } }]),
       textReply("Made two."),
       textReply("Made two, checked."),
     ]);
@@ -134,13 +134,15 @@ terminalIt(
     const tmux = startChat(["--sandbox", "off"], env, work);
     await tmux.waitFor(/tern chat · llamacpp\/test-model/);
     tmux.type("make one", "Enter");
-    await tmux.waitFor(/\[a\]lways allow bash\(touch:\*\) \/ \[s\]ave that for the project/);
+    await tmux.waitFor(/\[a\]lways allow bash\(git init:\*\) \/ \[s\]ave that for the project/);
     tmux.type("s");
     await tmux.waitFor(/Made one\./);
-    expect(tmux.capture()).toMatch(/allowed from now on, saved in .*\.tern\/config\.json: bash\(touch:\*\)/);
+    expect(tmux.capture()).toMatch(
+      /allowed from now on, saved in .*\.tern\/config\.json: bash\(git init:\*\)/,
+    );
     expect(JSON.parse(readFileSync(join(work, ".tern", "config.json"), "utf8"))).toEqual({
       note: "kept",
-      allow: ["bash(touch:*)"],
+      allow: ["bash(git init:*)"],
     });
     tmux.type("/exit", "Enter");
     expect(await tmux.exitCode()).toBe(0);
@@ -148,7 +150,7 @@ terminalIt(
     // A later run without a terminal to ask: the project's rule lets the command run, and is named.
     const run = await runTern(["run", "--sandbox", "off", "make two"], { env, cwd: work });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/permission rules from .*\.tern\/config\.json: allow bash\(touch:\*\)/);
-    expect(existsSync(join(work, "two.txt"))).toBe(true);
+    expect(run.stderr).toMatch(/permission rules from .*\.tern\/config\.json: allow bash\(git init:\*\)/);
+    expect(existsSync(join(work, "two", ".git"))).toBe(true);
   },
 );

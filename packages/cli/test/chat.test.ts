@@ -71,11 +71,11 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
   const home = tempDir();
   const work = tempDir();
   const server = await startScriptedModel([
-    toolReply([{ name: "bash", args: { command: "touch one.txt" } }]),
-    toolReply([{ name: "bash", args: { command: "touch two.txt" } }]),
-    toolReply([{ name: "bash", args: { command: "touch three.txt" } }]),
-    textReply("Made two of the three files."),
-    textReply("Checked: two files exist, the first was refused."),
+    toolReply([{ name: "bash", args: { command: "git init -q one" } }]),
+    toolReply([{ name: "bash", args: { command: "git init -q two" } }]),
+    toolReply([{ name: "bash", args: { command: "git init -q three" } }]),
+    textReply("Made two of the three repositories."),
+    textReply("Checked: two repositories exist, the first was refused."),
     toolReply([{ name: "bash", args: { command: "sleep 9.713" } }]),
   ]);
   const env = scriptedModelEnv(server, { TERN_HOME: home });
@@ -84,20 +84,20 @@ terminalIt("asks before a command (no, always), and Ctrl-C aborts a running turn
 
   tmux.type("make three files", "Enter");
   await tmux.waitFor(
-    /\? Allow bash \$ touch one\.txt\? \[y\]es \/ \[n\]o \/ \[t\]ell it why not \/ \[a\]lways allow bash\(touch:\*\)/,
+    /\? Allow bash \$ git init -q one\? \[y\]es \/ \[n\]o \/ \[t\]ell it why not \/ \[a\]lways allow bash\(git init:\*\)/,
   );
   tmux.type("n");
-  await tmux.waitFor(/\? Allow bash \$ touch two\.txt\?/);
+  await tmux.waitFor(/\? Allow bash \$ git init -q two\?/);
   tmux.type("a");
   await tmux.waitFor(/✔ done/);
   const screen = tmux.capture();
   expect(screen).toMatch(/⊘ bash · denied: the user said no/);
-  expect(screen).toMatch(/allowed from now on: bash\(touch:\*\)/);
-  // The third call ran without a question: "always" added the rule.
-  expect(screen).not.toMatch(/Allow bash \$ touch three\.txt/);
-  expect(existsSync(join(work, "one.txt"))).toBe(false);
-  expect(existsSync(join(work, "two.txt"))).toBe(true);
-  expect(existsSync(join(work, "three.txt"))).toBe(true);
+  expect(screen).toMatch(/allowed from now on: bash\(git init:\*\)/);
+  // The third call ran without a question: "always" added the rule (git init: a command with subcommands).
+  expect(screen).not.toMatch(/Allow bash \$ git init -q three/);
+  expect(existsSync(join(work, "one", ".git"))).toBe(false);
+  expect(existsSync(join(work, "two", ".git"))).toBe(true);
+  expect(existsSync(join(work, "three", ".git"))).toBe(true);
   const told = wireMessages(server.requests[1]!.body).at(-1);
   expect(contentText(told)).toMatch(/was denied: the user said no/);
 

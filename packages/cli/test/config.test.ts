@@ -8,17 +8,10 @@ import { AGENT_OPTIONS, closest, parseCommandArgs } from "../src/cli/args.js";
 import { UsageError } from "../src/cli/errors.js";
 import { loadConfig } from "../src/config/config-file.js";
 import { chooseModel, createRegistry } from "../src/config/model.js";
-import { loadHome, resolveAgentSettings } from "../src/config/settings.js";
+import { loadHome } from "../src/config/settings.js";
 import { colorEnabled, createStyle, visibleWidth } from "../src/render/style.js";
+import { settingsFor } from "./support/settings.js";
 import { tempDir } from "./support/tern.js";
-
-function settingsFor(argv: string[], env: NodeJS.ProcessEnv = {}, config?: unknown) {
-  const home = tempDir();
-  if (config !== undefined) writeFileSync(join(home, "config.json"), JSON.stringify(config));
-  const environment = { env: { TERN_HOME: home, ...env }, cwd: tempDir() };
-  const { values } = parseCommandArgs("run", argv, AGENT_OPTIONS);
-  return resolveAgentSettings(values, environment, loadHome(environment));
-}
 
 describe("settings", () => {
   it("takes flags over the environment over the config file over defaults", () => {

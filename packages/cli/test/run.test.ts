@@ -111,10 +111,15 @@ describe("tern run", () => {
     ]);
     const result = await runTern(["run", "make a file"], { env: env(server), cwd: work });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/⊘ bash · denied: bash needs the user's permission/);
+    // The shortened line on stderr still says what to pass to allow it.
+    expect(result.stderr).toMatch(
+      /⊘ bash · denied: bash needs the user's permission \(allow it with --allow-tool 'bash\(touch created-by-model\)'\)/,
+    );
     const told = wireMessages(server.requests[1]!.body).find((m) => m.role === "tool");
-    expect(contentText(told)).toMatch(/without a terminal to ask, so it was denied/);
-    expect(contentText(told)).toMatch(/--allow-tool or --mode/);
+    expect(contentText(told)).toMatch(
+      /without a terminal to ask \(permission mode "ask"\), so it was denied/,
+    );
+    expect(contentText(told)).toMatch(/Allowed without asking: .*read-only bash commands\./);
   });
 
   it("runs twelve calls at once without a MaxListenersExceededWarning", async () => {

@@ -47,8 +47,10 @@ export {
   loadInstructions,
   workspaceRoot,
 } from "./instructions.js";
+export { suggestRules } from "./permissions/describe.js";
 export { installPermissions, PERMISSION_HOOK_PRIORITY, permissionHook } from "./permissions/hook.js";
 export { type CallInput, PermissionPolicy } from "./permissions/policy.js";
+export { READ_ONLY_PROGRAMS, type ReadOnlyVerdict, readOnlyCommand } from "./permissions/read-only.js";
 export { formatRule, parseRule } from "./permissions/rules.js";
 export { analyzeCommand, type ShellAnalysis } from "./permissions/shell.js";
 export * from "./permissions/types.js";

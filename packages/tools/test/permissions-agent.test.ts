@@ -56,8 +56,8 @@ describe("permissions in an agent run", () => {
     ]);
     expect(text(seen[0])).toBe("     1\thello");
     expect(text(seen[1])).toBe(
-      'Tool call "bash" was denied: bash needs the user\'s permission (permission mode "ask"), but tern runs without a terminal to ask, so it was denied. ' +
-        "Allowed without asking: read, ls, glob, grep, bash(echo:*). Do not retry it; use an allowed tool, or finish and tell the user what you need and why (they can allow it with --allow-tool or --mode).",
+      'Tool call "bash" was denied: bash needs the user\'s permission (allow it with --allow-tool \'bash(rm -rf build)\'); tern runs without a terminal to ask (permission mode "ask"), so it was denied. ' +
+        "Do not retry it; use an allowed tool, or finish and tell the user what you need and why. Allowed without asking: read, ls, glob, grep, bash(echo:*), read-only bash commands.",
     );
     expect(text(seen[2])).toBe("allowed\n\nExit code: 0");
     expect(text(seen[3])).toContain('Tool call "write" was denied: write needs the user\'s permission');

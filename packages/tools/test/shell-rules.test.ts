@@ -1,6 +1,7 @@
 // The shell-rule attack tables, run through the permission rules only (nothing is executed):
 // every deny form is denied or asked under the deny rule, never allowed; every allow form is
-// allowed without asking exactly when the table says so.
+// allowed without asking exactly when the table says so; every read-only form runs without a
+// question in mode ask exactly when the table says it is read-only.
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -14,6 +15,8 @@ interface AttackTable {
   not_rm?: string[];
   /** The exact answer some deny forms must get under deny_rule (mode bypass). */
   deny_outcomes?: Record<string, "deny" | "ask">;
+  /** Lines in mode ask with no rules: only the read-only ones run without a question. */
+  read_only?: { command: string; read_only: boolean }[];
 }
 
 const TABLES = ["shell-rule-attacks.json", "shell-rule-attacks-more.json"];
@@ -41,6 +44,16 @@ for (const name of TABLES) {
       it.each(outcomes)("%j → %s", (command, outcome) => {
         expect(denyForms).toContain(command);
         expect(verdict(policy.check(bash(command)))).toBe(outcome);
+      });
+    });
+
+  if (table.read_only)
+    describe(`${name}: read-only forms (mode ask, no rules)`, () => {
+      const policy = new PermissionPolicy({ mode: "ask" });
+      it.each(table.read_only!)("$command → read-only: $read_only", (form) => {
+        const check = policy.check(bash(form.command));
+        expect(verdict(check)).toBe(form.read_only ? "allow" : "ask");
+        if (form.read_only) expect(check).toMatchObject({ by: "mode", reason: "read-only command" });
       });
     });
 

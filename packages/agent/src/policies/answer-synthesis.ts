@@ -10,7 +10,7 @@ import type { Model, ToolCall, ToolResultMessage } from "@tern/ai";
 import { messageText, userMessage } from "../messages.js";
 import type { LoopPolicy, PolicyRun } from "../policy.js";
 import type { AgentStopReason } from "../types.js";
-import { setting } from "./env.js";
+import { setting } from "./setting.js";
 
 export type AnswerMode = "direct" | "synthesize";
 
@@ -36,7 +36,7 @@ export interface AnswerSynthesisOptions {
 const SYNTHESIZED: ReadonlySet<AgentStopReason> = new Set(["stop", "terminated"]);
 
 export function answerSynthesis(options: AnswerSynthesisOptions = {}): LoopPolicy {
-  const maxChars = setting(options.maxResultChars, undefined, DEFAULT_SYNTHESIS_RESULT_CHARS);
+  const maxChars = setting(options.maxResultChars, DEFAULT_SYNTHESIS_RESULT_CHARS);
   return {
     name: "answer_synthesis",
     start: (run) => {

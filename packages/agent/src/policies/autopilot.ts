@@ -6,7 +6,7 @@
 import { userMessage } from "../messages.js";
 import type { LoopPolicy, PolicyRun } from "../policy.js";
 import type { AnyAgentTool } from "../types.js";
-import { setting } from "./env.js";
+import { setting } from "./setting.js";
 import { TASK_COMPLETE_TOOL } from "./tool-names.js";
 
 export const DEFAULT_MAX_NUDGES = 3;
@@ -23,7 +23,7 @@ export interface AutopilotOptions {
 }
 
 export function autopilot(options: AutopilotOptions = {}): LoopPolicy {
-  const maxNudges = setting(options.maxNudges, undefined, DEFAULT_MAX_NUDGES, 0);
+  const maxNudges = setting(options.maxNudges, DEFAULT_MAX_NUDGES, 0);
   return {
     name: "autopilot",
     start: (run) => {

@@ -4,15 +4,14 @@
 
 import { userMessage } from "../messages.js";
 import type { LoopPolicy } from "../policy.js";
-import { setting } from "./env.js";
 import { quoteGoal } from "./quote.js";
+import { setting } from "./setting.js";
 import { realCalls } from "./tool-names.js";
 
 export const DEFAULT_COMPLETION_CHECK_MIN_TOOLS = 3;
-export const COMPLETION_CHECK_MIN_TOOLS_ENV = "REACT_COMPLETION_CHECK_MIN_TOOLS";
 
 export interface CompletionCheckOptions {
-  /** Real tool calls a run needs before the check applies. Default 3, or REACT_COMPLETION_CHECK_MIN_TOOLS. */
+  /** Real tool calls a run needs before the check applies. Default 3. */
   minTools?: number;
 }
 
@@ -27,12 +26,7 @@ export function completionCheckText(goal: string): string {
 }
 
 export function completionCheck(options: CompletionCheckOptions = {}): LoopPolicy {
-  const minTools = setting(
-    options.minTools,
-    COMPLETION_CHECK_MIN_TOOLS_ENV,
-    DEFAULT_COMPLETION_CHECK_MIN_TOOLS,
-    0,
-  );
+  const minTools = setting(options.minTools, DEFAULT_COMPLETION_CHECK_MIN_TOOLS, 0);
   return {
     name: "completion_check",
     start: () => {

@@ -4,14 +4,13 @@
 
 import { userMessage } from "../messages.js";
 import type { LoopPolicy } from "../policy.js";
-import { setting } from "./env.js";
+import { setting } from "./setting.js";
 import { realCalls } from "./tool-names.js";
 
 export const DEFAULT_CYCLE_THRESHOLD = 3;
-export const CYCLE_THRESHOLD_ENV = "REACT_CYCLE_DETECTION_THRESHOLD";
 
 export interface CycleDetectionOptions {
-  /** Identical calls that count as a cycle. Default 3, or REACT_CYCLE_DETECTION_THRESHOLD. */
+  /** Identical calls that count as a cycle. Default 3. */
   threshold?: number;
 }
 
@@ -37,7 +36,7 @@ export function cycleWarningText(repeats: { name: string; args: string; count: n
 }
 
 export function cycleDetection(options: CycleDetectionOptions = {}): LoopPolicy {
-  const threshold = setting(options.threshold, CYCLE_THRESHOLD_ENV, DEFAULT_CYCLE_THRESHOLD, 2);
+  const threshold = setting(options.threshold, DEFAULT_CYCLE_THRESHOLD, 2);
   return {
     name: "cycle_detection",
     start: () => {

@@ -10,14 +10,12 @@ export {
 export { artifactNote, artifactOf, readArtifact } from "./artifacts.js";
 export { type AutopilotOptions, autopilot, DEFAULT_MAX_NUDGES, NUDGE_TEXT } from "./autopilot.js";
 export {
-  COMPLETION_CHECK_MIN_TOOLS_ENV,
   type CompletionCheckOptions,
   completionCheck,
   completionCheckText,
   DEFAULT_COMPLETION_CHECK_MIN_TOOLS,
 } from "./completion-check.js";
 export {
-  CYCLE_THRESHOLD_ENV,
   type CycleDetectionOptions,
   canonicalJson,
   cycleDetection,

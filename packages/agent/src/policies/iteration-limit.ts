@@ -2,7 +2,7 @@
 // "max_iterations" and an answer that says so and sums up which tools ran and how they went.
 
 import type { LoopPolicy } from "../policy.js";
-import { setting } from "./env.js";
+import { setting } from "./setting.js";
 
 export const DEFAULT_MAX_ITERATIONS = 50;
 
@@ -12,7 +12,7 @@ export interface IterationLimitOptions {
 }
 
 export function iterationLimit(options: IterationLimitOptions = {}): LoopPolicy {
-  const limit = setting(options.maxIterations, undefined, DEFAULT_MAX_ITERATIONS);
+  const limit = setting(options.maxIterations, DEFAULT_MAX_ITERATIONS);
   return {
     name: "iteration_limit",
     start: () => {

@@ -4,8 +4,8 @@
 
 import { userMessage } from "../messages.js";
 import type { LoopPolicy } from "../policy.js";
-import { setting } from "./env.js";
 import { quoteGoal } from "./quote.js";
+import { setting } from "./setting.js";
 import { realCalls } from "./tool-names.js";
 
 export const DEFAULT_REFLECTION_INTERVAL = 6;
@@ -26,7 +26,7 @@ export function reflectionText(goal: string, calls: number): string {
 }
 
 export function selfReflection(options: ReflectionOptions = {}): LoopPolicy {
-  const every = setting(options.every, undefined, DEFAULT_REFLECTION_INTERVAL);
+  const every = setting(options.every, DEFAULT_REFLECTION_INTERVAL);
   return {
     name: "self_reflection",
     start: () => {

@@ -11,7 +11,7 @@ import { userMessage } from "../messages.js";
 import type { LoopPolicy, PolicyRun } from "../policy.js";
 import type { AgentEvent, AnyAgentTool } from "../types.js";
 import { visibleStructuredCall } from "../visible-structured-call.js";
-import { setting } from "./env.js";
+import { setting } from "./setting.js";
 import { catalog, DEFAULT_CATALOG_LINE_CHARS } from "./tool-catalog.js";
 import { REQUEST_TOOLS_TOOL } from "./tool-names.js";
 
@@ -40,9 +40,9 @@ const SCHEMA: JsonSchema = {
 };
 
 export function toolSelection(options: ToolSelectionOptions = {}): LoopPolicy {
-  const threshold = setting(options.threshold, undefined, DEFAULT_TOOL_SELECTION_THRESHOLD);
-  const max = setting(options.maxSelected, undefined, DEFAULT_MAX_SELECTED_TOOLS);
-  const lineChars = setting(options.catalogLineChars, undefined, DEFAULT_CATALOG_LINE_CHARS, 20);
+  const threshold = setting(options.threshold, DEFAULT_TOOL_SELECTION_THRESHOLD);
+  const max = setting(options.maxSelected, DEFAULT_MAX_SELECTED_TOOLS);
+  const lineChars = setting(options.catalogLineChars, DEFAULT_CATALOG_LINE_CHARS, 20);
   const pinned = new Set(options.pinnedTools ?? []);
   return {
     name: "tool_selection",

@@ -21,8 +21,6 @@ import type { AgentProfile } from "./profile.js";
 export const TASK_TOOL_NAME = "task";
 /** How deep sub-agents may nest: 1 = the run's sub-agents cannot start their own. */
 export const DEFAULT_MAX_SUBAGENT_DEPTH = 2;
-/** Overrides DEFAULT_MAX_SUBAGENT_DEPTH (a whole number, at least 1). */
-export const MAX_SUBAGENT_DEPTH_ENV = "TERN_MAX_SUBAGENT_DEPTH";
 export const DEFAULT_SUBAGENT_MAX_TURNS = 20;
 /** The profile used when the model names none. */
 export const GENERAL_AGENT = "general";
@@ -52,7 +50,7 @@ export interface TaskToolOptions {
   resolveModel?: (id: string) => Model | undefined;
   /** Default turn limit of a sub-agent. Default DEFAULT_SUBAGENT_MAX_TURNS. */
   maxTurns?: number;
-  /** Default: TERN_MAX_SUBAGENT_DEPTH, else DEFAULT_MAX_SUBAGENT_DEPTH. */
+  /** Default DEFAULT_MAX_SUBAGENT_DEPTH (the CLI maps TERN_MAX_SUBAGENT_DEPTH onto it). */
   maxDepth?: number;
   /** The depth of the agent that owns this tool: 0 for the top-level run. */
   depth?: number;
@@ -82,19 +80,9 @@ const parameters = z.object({
   agent: z.string().optional().describe(`Which agent profile runs it. Default "${GENERAL_AGENT}".`),
 });
 
-/** The depth limit from the environment, or undefined when unset; throws on a bad value. */
-export function maxDepthFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env[MAX_SUBAGENT_DEPTH_ENV];
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${MAX_SUBAGENT_DEPTH_ENV} must be a whole number of at least 1, not "${raw}"`);
-  return value;
-}
-
 export function taskTool(options: TaskToolOptions): AgentTool<z.infer<typeof parameters>, TaskDetails> {
   const depth = options.depth ?? 0;
-  const maxDepth = options.maxDepth ?? maxDepthFromEnv() ?? DEFAULT_MAX_SUBAGENT_DEPTH;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH;
   const profiles = new Map((options.profiles ?? []).map((profile) => [profile.name, profile]));
   const now = options.now ?? Date.now;
   const catalog = [...profiles.values()].map((p) => `- ${p.name}: ${p.description}`).join("\n");

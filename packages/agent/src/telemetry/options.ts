@@ -1,11 +1,11 @@
 // How a run is traced: on by default (the API is a no-op until the host installs an SDK; the cost
 // is in bench/telemetry.bench.ts), off with `telemetry: false`. Message content (prompts, answers,
-// tool arguments and results) is recorded only when the caller opts in, by option or environment.
+// tool arguments and results) is recorded only when the caller opts in (the CLI: by environment).
 
 import { type Tracer, trace } from "@opentelemetry/api";
 
 export interface TelemetryOptions {
-  /** Record prompts, answers, tool arguments and results on the spans. Default: the environment (off). */
+  /** Record prompts, answers, tool arguments and results on the spans. Default off (the CLI reads CAPTURE_CONTENT_ENV). */
   captureContent?: boolean;
   /** `gen_ai.agent.name` and the `invoke_agent` span's name. Default "tern". */
   agentName?: string;
@@ -33,7 +33,7 @@ export const CAPTURE_CONTENT_ENV = [
 const TRUE_VALUES = new Set(["1", "true", "yes", "on"]);
 
 /** True when either variable says so; tern's own wins when both are set. */
-export function captureContentFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+export function captureContentFromEnv(env: NodeJS.ProcessEnv): boolean {
   for (const name of CAPTURE_CONTENT_ENV) {
     const value = env[name]?.trim().toLowerCase();
     if (value) return TRUE_VALUES.has(value);
@@ -58,7 +58,7 @@ export function resolveTelemetry(
   if (options === false) return undefined;
   return {
     tracer: options?.tracer ?? trace.getTracer(TRACER_NAME),
-    captureContent: options?.captureContent ?? captureContentFromEnv(),
+    captureContent: options?.captureContent ?? false,
     agentName: options?.agentName ?? DEFAULT_AGENT_NAME,
     conversationId: options?.conversationId ?? sessionId,
     redact: options?.redact ?? unchanged,

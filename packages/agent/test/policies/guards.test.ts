@@ -4,8 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   type AgentTool,
-  COMPLETION_CHECK_MIN_TOOLS_ENV,
-  CYCLE_THRESHOLD_ENV,
   completionCheck,
   cycleDetection,
   reactPolicies,
@@ -25,9 +23,13 @@ const REFLECTION = "[SELF-REFLECTION]";
 const CYCLE = "[CYCLE WARNING]";
 const CHECK = "[COMPLETION CHECK]";
 
+// The variables the CLI maps onto these options: the library must not read them itself.
+const CYCLE_ENV = "REACT_CYCLE_DETECTION_THRESHOLD";
+const CHECK_ENV = "REACT_COMPLETION_CHECK_MIN_TOOLS";
+
 afterEach(() => {
-  delete process.env[CYCLE_THRESHOLD_ENV];
-  delete process.env[COMPLETION_CHECK_MIN_TOOLS_ENV];
+  delete process.env[CYCLE_ENV];
+  delete process.env[CHECK_ENV];
 });
 
 for (const mode of MODES) {
@@ -91,16 +93,18 @@ for (const mode of MODES) {
       expect(injects(second.events, "cycle_warning")).toHaveLength(0);
     });
 
-    it(`reads ${CYCLE_THRESHOLD_ENV}, and ignores garbage in it`, async () => {
-      process.env[CYCLE_THRESHOLD_ENV] = "2";
-      const low = cycleDetection();
-      process.env[CYCLE_THRESHOLD_ENV] = "two";
-      const garbage = cycleDetection();
+    it(`takes its threshold from options only (not ${CYCLE_ENV}), and ignores one out of range`, async () => {
+      const low = cycleDetection({ threshold: 2 });
+      const outOfRange = cycleDetection({ threshold: 1 });
+      process.env[CYCLE_ENV] = "2";
+      const fromEnv = cycleDetection();
       const script = () => [r.call("pair", { a: 5, b: 5 }), r.call("pair", { a: 5, b: 5 }), r.answer("ok")];
       const a = await run(fauxFor(mode, script()), [pair], [low]);
-      const b = await run(fauxFor(mode, script()), [pair], [garbage]);
+      const b = await run(fauxFor(mode, script()), [pair], [outOfRange]);
+      const c = await run(fauxFor(mode, script()), [pair], [fromEnv]);
       expect(injects(a.events, "cycle_warning")).toHaveLength(1);
       expect(injects(b.events, "cycle_warning")).toHaveLength(0);
+      expect(injects(c.events, "cycle_warning")).toHaveLength(0);
     });
   });
 
@@ -145,17 +149,21 @@ for (const mode of MODES) {
       expect(b.result).toMatchObject({ answer: "verified", iterations: 6 });
     });
 
-    it(`can be turned off, and reads ${COMPLETION_CHECK_MIN_TOOLS_ENV}`, async () => {
+    it(`can be turned off, and takes minTools from options only (not ${CHECK_ENV})`, async () => {
       const off = fauxFor(mode);
       for (const t of ["a", "b", "c"]) off.push(r.call("echo", { text: t }));
       off.push(r.answer("done"));
       const a = await run(off, [echoTool()], reactPolicies({ completionCheck: false }).slice(1));
       expect(injects(a.events, "completion_check")).toHaveLength(0);
 
-      process.env[COMPLETION_CHECK_MIN_TOOLS_ENV] = "1";
       const one = fauxFor(mode, [r.call("echo", { text: "a" }), r.answer("draft"), r.answer("final")]);
-      const b = await run(one, [echoTool()], [completionCheck()]);
+      const b = await run(one, [echoTool()], [completionCheck({ minTools: 1 })]);
       expect(injects(b.events, "completion_check")).toHaveLength(1);
+
+      process.env[CHECK_ENV] = "1";
+      const ignored = fauxFor(mode, [r.call("echo", { text: "a" }), r.answer("draft")]);
+      const c = await run(ignored, [echoTool()], [completionCheck()]);
+      expect(injects(c.events, "completion_check")).toHaveLength(0);
     });
   });
 }

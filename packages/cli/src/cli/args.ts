@@ -28,6 +28,7 @@ export const AGENT_OPTIONS: OptionSpecs = {
   "answer-mode": { type: "string" },
   "max-turns": { type: "string" },
   autopilot: { type: "boolean" },
+  policy: { type: "string", multiple: true },
   thinking: { type: "string" },
   system: { type: "string" },
   "no-instructions": { type: "boolean" },

@@ -7,6 +7,7 @@ import { createSandbox } from "@tern/tools";
 import { parseCommandArgs } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { defaultPolicies } from "../config/policy-settings.js";
 import { portNumber } from "../config/serve-settings.js";
 import { type AgentSettings, loadHome } from "../config/settings.js";
 import { copyExample, findExample } from "../demo/project.js";
@@ -55,6 +56,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     answerMode: "direct",
     maxTurns: 20,
     autopilot: false,
+    policies: defaultPolicies(),
     // The scripted model reads no instructions; the user's own AGENTS.md has no place here.
     instructions: false,
     cwd: project,

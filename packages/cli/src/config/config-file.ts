@@ -40,6 +40,8 @@ export interface TernConfig {
   answerMode?: string;
   maxTurns?: number;
   autopilot?: boolean;
+  /** The loop policies on, off or tuned by name (config/policy-settings.ts checks the entries). */
+  policies?: Record<string, unknown>;
   thinking?: string;
   system?: string;
   /** Command hooks by event (config/hooks.ts parses and checks the entries). */
@@ -140,6 +142,7 @@ const FIELDS: Record<keyof TernConfig, [Check, string]> = {
   answerMode: [oneOf(ANSWER_MODES), `one of ${ANSWER_MODES.join(", ")}`],
   maxTurns: [isCount, "a positive integer"],
   autopilot: [isBoolean, "true or false"],
+  policies: [isObject, 'an object of policies by name, each true, false or its settings ({ "after": 10 })'],
   thinking: [oneOf(THINKING_LEVELS), `one of ${THINKING_LEVELS.join(", ")}`],
   system: [isString, "a string"],
   instructions: [isBoolean, "true or false"],

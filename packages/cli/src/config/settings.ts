@@ -31,10 +31,13 @@ import {
   ternHomeFrom,
 } from "./config-file.js";
 import { type McpSettings, resolveMcpSettings } from "./mcp-settings.js";
+import { type PolicySettings, resolvePolicies } from "./policy-settings.js";
 import { storeUrlFrom } from "./store.js";
 
 export { ANSWER_MODES, type AnswerMode, TOOL_MODES, TOOLSETS, type ToolMode, type Toolset };
 export const DEFAULT_MAX_TURNS = 50;
+/** Overrides the agent library's DEFAULT_MAX_SUBAGENT_DEPTH (a whole number, at least 1). */
+export const MAX_SUBAGENT_DEPTH_ENV = "TERN_MAX_SUBAGENT_DEPTH";
 
 export interface Environment {
   env: NodeJS.ProcessEnv;
@@ -64,6 +67,10 @@ export interface AgentSettings extends Home {
   answerMode: AnswerMode;
   maxTurns: number;
   autopilot: boolean;
+  /** The loop policies, on or off and tuned: --policy, "policies" in config.json, REACT_* variables. */
+  policies: PolicySettings;
+  /** TERN_MAX_SUBAGENT_DEPTH: how deep sub-agents may nest (default: the agent library's). */
+  maxSubagentDepth?: number;
   thinking?: ThinkingLevel;
   system?: string;
   /** Load project instructions (AGENTS.md...): off with --no-instructions / "instructions": false. */
@@ -136,7 +143,15 @@ export function resolveAgentSettings(
       positiveInteger("--max-turns", stringOption(values, "max-turns")) ??
       config.maxTurns ??
       DEFAULT_MAX_TURNS,
-    autopilot: values.autopilot === true || config.autopilot === true,
+    autopilot: false,
+    policies: resolvePolicies({
+      flags: listOption(values, "policy"),
+      config: config.policies,
+      configPath: home.config.path,
+      env,
+      autopilot: values.autopilot === true || config.autopilot === true,
+      synthesize: (stringOption(values, "answer-mode") ?? config.answerMode) === "synthesize",
+    }),
     instructions: values["no-instructions"] !== true && config.instructions !== false,
     cwd,
     explicitCwd: cwdFlag !== undefined,
@@ -168,6 +183,9 @@ export function resolveAgentSettings(
     roles: config.roles ?? {},
     mcp: resolveMcpSettings(values, environment.cwd),
   };
+  // The older switches follow the policies they are the names of.
+  settings.autopilot = settings.policies.autopilot!.on;
+  settings.answerMode = settings.policies.synthesis!.on ? "synthesize" : "direct";
   const provider = flagProvider ?? nonEmpty(env.TERN_PROVIDER) ?? config.provider;
   const model = flagModel ?? nonEmpty(env.TERN_MODEL) ?? config.model;
   const baseUrl = stringOption(values, "base-url") ?? nonEmpty(env.TERN_BASE_URL) ?? config.baseUrl;
@@ -184,6 +202,8 @@ export function resolveAgentSettings(
   if (system !== undefined) settings.system = system;
   if (sessionId !== undefined) settings.sessionId = sessionId;
   if (config.retry) settings.retry = config.retry;
+  const depth = positiveInteger(MAX_SUBAGENT_DEPTH_ENV, nonEmpty(env[MAX_SUBAGENT_DEPTH_ENV]));
+  if (depth !== undefined) settings.maxSubagentDepth = depth;
   const cassette = resolveCassetteSettings(values, environment.cwd);
   if (cassette !== undefined) settings.cassette = cassette;
   const store = storeUrlFrom(values, env, config);

@@ -6,6 +6,7 @@ import { describeSandbox, latestTodos } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { modelLabel } from "../config/model.js";
+import { activePolicies, policiesLabel } from "../config/policy-settings.js";
 import { plural } from "../render/format.js";
 import { instructionsEvent, instructionsHeader } from "../render/instructions.js";
 import { eventJson } from "../render/json-events.js";
@@ -49,6 +50,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
     const { skills } = runtime.coding;
     let instructionsShown = instructions.files.length === 0 && instructions.warnings.length === 0;
     let skillsShown = skills.skills.length === 0 && skills.warnings.length === 0;
+    let policiesShown = false;
     agent.subscribe((event) => {
       io.stdout.write(`${eventJson(event, session.id)}\n`);
       // Right after agent_start, which stays the first line (scripts read the session id there).
@@ -59,6 +61,12 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       if (event.type === "agent_start" && !skillsShown) {
         skillsShown = true;
         io.stdout.write(`${JSON.stringify(skillsEvent(skills))}\n`);
+      }
+      if (event.type === "agent_start" && !policiesShown) {
+        policiesShown = true;
+        io.stdout.write(
+          `${JSON.stringify({ type: "policies", policies: activePolicies(runtime.policies) })}\n`,
+        );
       }
     });
   } else {
@@ -77,6 +85,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       `session ${shortId}`,
       `permissions ${runtime.permissions.mode}`,
       describeSandbox(runtime.sandbox),
+      policiesLabel(runtime.policies),
       ...(runtime.mcp
         ? [
             `mcp ${runtime.mcp

@@ -48,6 +48,7 @@ export function extraTools(
     profiles,
     ...(where.streamOptions ? { streamOptions: where.streamOptions } : {}),
     maxTurns: settings.maxTurns,
+    ...(settings.maxSubagentDepth !== undefined ? { maxDepth: settings.maxSubagentDepth } : {}),
     resolveModel: (id) => {
       if (!registry) return undefined;
       try {

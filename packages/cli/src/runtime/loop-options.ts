@@ -1,17 +1,18 @@
-// --tool-mode, --answer-mode, --autopilot and --max-turns as the agent's ReAct policy options
-// (@tern/agent's reactPolicies: tool mode, iteration limit, tool selection, reflection, cycle
-// detection, completion checklist, interrupts, autopilot, answer synthesis).
+// The run's loop options as the agent's ReAct policy options (@tern/agent's reactPolicies: tool
+// mode, iteration limit, tool selection, reflection, cycle detection, completion checklist,
+// interrupts, autopilot, answer synthesis): --tool-mode and --max-turns, and the policy switches
+// (--policy, config.json "policies", REACT_* variables, --autopilot, --answer-mode).
 import type { AgentOptions, ReactOptions } from "@tern/agent";
+import { policyOptions } from "../config/policy-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 
-type LoopSettings = Pick<AgentSettings, "toolMode" | "answerMode" | "autopilot" | "maxTurns">;
+type LoopSettings = Pick<AgentSettings, "toolMode" | "maxTurns" | "policies">;
 
 export function reactOptions(settings: LoopSettings, extra: Partial<ReactOptions> = {}): ReactOptions {
   return {
     toolMode: settings.toolMode,
-    answerMode: settings.answerMode,
     maxIterations: settings.maxTurns,
-    autopilot: settings.autopilot,
+    ...policyOptions(settings.policies),
     ...extra,
   };
 }

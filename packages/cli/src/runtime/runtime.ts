@@ -26,6 +26,7 @@ import {
 } from "@tern/tools";
 import { UsageError } from "../cli/errors.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
+import type { PolicySettings } from "../config/policy-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { openStore, storeFailure } from "../config/store.js";
 import { loadWorkspaceSettings, type WorkspaceSettings } from "../config/workspace-settings.js";
@@ -72,6 +73,8 @@ export interface Runtime {
   coding: CodingAgent;
   /** What confines `bash` (for the header). */
   sandbox: SandboxStatus;
+  /** The loop policies and their settings (for the header and the --json stream). */
+  policies: PolicySettings;
   cwd: string;
   /** $TERN_HOME: where approvals and checkpoints live. */
   home: string;
@@ -208,6 +211,7 @@ function build(
     permissions: coding.policy!,
     coding,
     sandbox: parts.sandbox,
+    policies: settings.policies,
     cwd,
     home: settings.home,
     instructions: coding.instructions,

@@ -1,7 +1,8 @@
-// Readable one-line summaries of a tool call and the rules that would allow calls like it, for
-// permission prompts ("Allow bash: npm test? [y]es / [a]lways (bash(npm test:*)) / [n]o").
+// Readable one-line summaries of a tool call and the narrowest rules that would allow calls like
+// it, for permission prompts ("Allow bash: npm test? [y]es / [a]lways (bash(npm test:*)) / [n]o").
 
 import path from "node:path";
+import { readOnlyInvocation } from "./read-only.js";
 import { isCommandTool, pathArgument, urlHost } from "./rules.js";
 import { analyzeCommand } from "./shell.js";
 
@@ -55,26 +56,16 @@ export function describeCall(toolName: string, args: Record<string, unknown>, ro
 }
 
 /**
- * For bash, one prefix rule per simple command: its first word, plus the second for programs with
- * subcommands (`npm test`, `git status`); for file tools the exact path; otherwise the tool name.
+ * The narrowest rules that allow a call like this one, for "always allow" (chat, `serve`'s
+ * permission broker and ACP all offer these). For bash, one rule per command of the line that is
+ * not read-only (read-only.ts): `prog sub:*` for a program with subcommands (`git commit:*`,
+ * `npm test:*`), else the command exactly as its words (`rm -f package.json`), never a bare prefix
+ * like `rm:*` or `node:*`. None when a rule cannot allow the line (it writes into a file, runs
+ * something only the run knows, or has a word a pattern cannot spell: spaces, `*`).
+ * For file tools the exact path; for URL tools the domain; otherwise the tool name.
  */
 export function suggestRules(toolName: string, args: Record<string, unknown>, root?: string): string[] {
-  if (isCommandTool(toolName)) {
-    const shell = analyzeCommand(String(args.command ?? ""));
-    const known = shell.invocations.filter(
-      (inv) =>
-        !inv.transparent && !inv.functionCall && inv.assigns.length === 0 && /^\S+$/.test(inv.argv[0] ?? ""),
-    );
-    const rules = known.map(({ argv }) => {
-      const words = argv as string[];
-      const second = argv[1];
-      const withSubcommand =
-        SUBCOMMAND_PROGRAMS.has(words[0]!) && second !== undefined && /^[a-z][\w:.-]*$/i.test(second);
-      const head = withSubcommand ? `${words[0]} ${second}` : words[0];
-      return `${toolName}(${head}:*)`;
-    });
-    return [...new Set(rules)];
-  }
+  if (isCommandTool(toolName)) return commandRules(toolName, String(args.command ?? ""));
   const target = pathArgument(toolName, args);
   if (target !== undefined) return [`${toolName}(${displayPath(target, root)})`];
   const host = urlHost(toolName, args);
@@ -87,4 +78,27 @@ function displayPath(target: string, root?: string): string {
   const rel = path.relative(root, path.resolve(root, target));
   if (rel === "") return ".";
   return rel.startsWith("..") || path.isAbsolute(rel) ? target : rel.split(path.sep).join("/");
+}
+
+function commandRules(toolName: string, command: string): string[] {
+  const shell = analyzeCommand(command);
+  if (shell.unresolved.length > 0 || shell.effects.length > 0) return [];
+  const rules: string[] = [];
+  for (const invocation of shell.invocations) {
+    if (invocation.transparent || invocation.functionCall || readOnlyInvocation(invocation).readOnly)
+      continue;
+    const words = [...invocation.assigns, ...invocation.argv];
+    if (words.some((word) => word === undefined)) return [];
+    const [program, second] = invocation.argv as string[];
+    if (
+      invocation.assigns.length === 0 &&
+      SUBCOMMAND_PROGRAMS.has(program!) &&
+      second !== undefined &&
+      /^[a-z][\w:.-]*$/i.test(second)
+    )
+      rules.push(`${toolName}(${program} ${second}:*)`);
+    else if (words.some((word) => word === "" || /[\s*]/.test(word!))) return [];
+    else rules.push(`${toolName}(${words.join(" ")})`);
+  }
+  return [...new Set(rules)];
 }

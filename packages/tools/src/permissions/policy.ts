@@ -1,11 +1,12 @@
-// The permission policy: deny rules, then the mode, then allow rules, then the user. It decides
-// one call at a time; hook.ts puts it in front of every tool call.
+// The permission policy: deny rules, then the mode, then allow rules and read-only commands, then
+// the user. It decides one call at a time; hook.ts puts it in front of every tool call.
 
 import type { AnyAgentTool } from "@tern/agent";
 import type { ToolKind } from "../types.js";
 import type { Workspace } from "../workspace.js";
 import { describeCall, suggestRules } from "./describe.js";
-import { CompiledRule, toRule } from "./rules.js";
+import { readOnlyCommand } from "./read-only.js";
+import { CompiledRule, isCommandTool, toRule } from "./rules.js";
 import { analyzeCommand } from "./shell.js";
 import type {
   AskPermission,
@@ -141,6 +142,8 @@ export class PermissionPolicy {
     if (mode === "accept-edits" && kind === "write") {
       return { allow: true, by: "mode", reason: 'permission mode "accept-edits" allows file edits' };
     }
+    if (isCommandTool(call.toolName) && readOnlyCommand(String(call.args.command ?? "")).readOnly)
+      return { allow: true, by: "mode", reason: "read-only command" };
     return this.askRequest(call, kind);
   }
 
@@ -222,13 +225,19 @@ export class PermissionPolicy {
     }
     const allowed = [...this.readTools(), ...this.allowRules.map((rule) => rule.text)];
     if (this.currentMode === "accept-edits") allowed.push(...this.toolsOfKind("write"));
+    if (this.kindOf("bash") === "exec" && (!this.available || this.available.has("bash")))
+      allowed.push("read-only bash commands");
     const list = allowed.length > 0 ? unique(allowed).join(", ") : "nothing";
+    // What would allow it comes first: displays cut long reasons short, and this is what the user needs.
+    const rules = suggestRules(call.toolName, call.args, this.root);
+    const rule =
+      rules.length > 0 ? rules.map((r) => `--allow-tool '${r}'`).join(" ") : "--allow-tool or --mode";
     return {
       allow: false,
       by: "no-terminal",
       reason:
-        `${call.toolName} needs the user's permission (permission mode "${this.currentMode}"), but tern runs without a terminal to ask, so it was denied. ` +
-        `Allowed without asking: ${list}. Do not retry it; use an allowed tool, or finish and tell the user what you need and why (they can allow it with --allow-tool or --mode).`,
+        `${call.toolName} needs the user's permission (allow it with ${rule}); tern runs without a terminal to ask (permission mode "${this.currentMode}"), so it was denied. ` +
+        `Do not retry it; use an allowed tool, or finish and tell the user what you need and why. Allowed without asking: ${list}.`,
     };
   }
 

@@ -3,6 +3,7 @@
 import { globMatcher } from "@tern/agent";
 import picomatch from "picomatch";
 import { CommandPattern, type Match } from "./command-pattern.js";
+import { readOnlyInvocation } from "./read-only.js";
 import { type Root, rootOf, spellings } from "./real-path.js";
 import { analyzeCommand } from "./shell.js";
 import type { StaticWord } from "./shell-syntax.js";
@@ -128,7 +129,8 @@ export class CompiledRule {
 
   /**
    * The allow rules that together allow a call, or undefined. For bash every command the line can
-   * run must be covered (by the same or different rules); nothing the parser cannot resolve, no
+   * run must be covered (by the same or different rules) or be read-only on its own (`cmd | tail`,
+   * read-only.ts); nothing the parser cannot resolve, no
    * redirection into a file and no change of PATH-like variables is covered by a pattern; a bare
    * `bash` rule allows any command.
    */
@@ -148,9 +150,11 @@ export class CompiledRule {
       if (invocation.transparent || invocation.functionCall) continue;
       const words = [...invocation.assigns, ...invocation.argv];
       const rule = named.find((r) => r.commandPattern!.allows(words));
-      if (!rule) return undefined;
-      if (!used.includes(rule)) used.push(rule);
+      if (rule) {
+        if (!used.includes(rule)) used.push(rule);
+      } else if (!readOnlyInvocation(invocation).readOnly) return undefined;
     }
+    // A line of read-only commands alone is the mode's business, not a rule's.
     return used.length > 0 ? used : undefined;
   }
 
