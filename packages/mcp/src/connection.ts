@@ -50,6 +50,8 @@ export class McpServerConnection {
   /** Why the server failed or last went down. */
   error: string | undefined;
   transport: OpenedSession["transport"] | undefined;
+  /** The MCP protocol version negotiated with the server (the latest session's). */
+  protocolVersion: string | undefined;
   /** Restarts after crashes so far. */
   restarts = 0;
   private session: OpenedSession | undefined;
@@ -185,6 +187,7 @@ export class McpServerConnection {
       const opened = session;
       this.session = opened;
       this.transport = opened.transport;
+      this.protocolVersion = opened.protocolVersion;
       this.tools = tools;
       this.error = undefined;
       this.failedRestarts = 0;

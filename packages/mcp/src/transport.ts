@@ -22,6 +22,8 @@ export interface OpenedSession {
   transport: "stdio" | "http" | "sse";
   /** The tail of a stdio server's stderr (empty for remote servers). */
   stderr: () => string;
+  /** The MCP protocol version the handshake settled on (the newest both sides speak). */
+  protocolVersion: string;
 }
 
 /** A stdio server that did not come up, with what it wrote to stderr (often the reason). */
@@ -45,12 +47,12 @@ export interface OpenOptions {
 export async function openSession(config: McpServerConfig, options: OpenOptions): Promise<OpenedSession> {
   if (config.type === "stdio") return openStdio(config, options);
   if (config.type === "sse")
-    return { client: await connect(sseTransport(config), options), transport: "sse", stderr: none };
+    return { ...(await connect(sseTransport(config), options)), transport: "sse", stderr: none };
   try {
-    return { client: await connect(httpTransport(config), options), transport: "http", stderr: none };
+    return { ...(await connect(httpTransport(config), options)), transport: "http", stderr: none };
   } catch (error) {
     if (!refusesStreamableHttp(error)) throw error;
-    return { client: await connect(sseTransport(config), options), transport: "sse", stderr: none };
+    return { ...(await connect(sseTransport(config), options)), transport: "sse", stderr: none };
   }
 }
 
@@ -68,23 +70,37 @@ async function openStdio(config: StdioServerConfig, options: OpenOptions): Promi
     tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
   });
   try {
-    const client = await connect(transport, options);
-    return { client, transport: "stdio", stderr: () => tail.trim() };
+    const connected = await connect(transport, options);
+    return { ...connected, transport: "stdio", stderr: () => tail.trim() };
   } catch (error) {
     throw new SessionStartError(error, tail.trim());
   }
 }
 
-async function connect(transport: Transport, options: OpenOptions): Promise<Client> {
+/**
+ * Initializes over `transport`. The SDK's client asks for LATEST_PROTOCOL_VERSION and accepts any
+ * of SUPPORTED_PROTOCOL_VERSIONS in the answer, but keeps the outcome to itself; it hands it to
+ * `transport.setProtocolVersion` (HTTP transports send it as a header), so that is where we read it.
+ */
+async function connect(
+  transport: Transport,
+  options: OpenOptions,
+): Promise<{ client: Client; protocolVersion: string }> {
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   options.setup(client);
+  let protocolVersion = "";
+  const forward = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version) => {
+    protocolVersion = version;
+    forward?.(version);
+  };
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
   }
-  return client;
+  return { client, protocolVersion };
 }
 
 function httpTransport(config: RemoteServerConfig): Transport {

@@ -90,6 +90,7 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
       target: describeMcpServer(entry.config),
       state: waiting.has(entry.name) ? ("not approved" as const) : (status?.state ?? "idle"),
       ...(status?.transport ? { transport: status.transport } : {}),
+      ...(status?.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
       ...(status?.error ? { error: status.error } : {}),
       tools: status?.tools ?? [],
     };
