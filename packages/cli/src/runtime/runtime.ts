@@ -94,6 +94,8 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     }
   }
   let mcp: McpManager | undefined;
+  const mcpSecrets = new Set<string>();
+  let addToSession: ((values: string[]) => void) | undefined;
   try {
     const model =
       options.model ??
@@ -121,11 +123,18 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
       warn,
       sandbox: bashSandbox(settings),
       ...(options.approveMcp ? { approve: options.approveMcp } : {}),
+      // OAuth tokens (read as servers connect, and refreshed) join the output's and the session's secrets.
+      onSecret: (value) => {
+        settings.redactor?.add([value]);
+        mcpSecrets.add(value);
+        addToSession?.([value]);
+      },
     });
     const session =
       resumed?.session ??
       (await store.create({ cwd, ...(options.sessionName ? { name: options.sessionName } : {}) }));
-    session.addSecrets(secrets);
+    session.addSecrets([...secrets, ...mcpSecrets]);
+    addToSession = (values) => session.addSecrets(values);
     const sandbox = await createSandbox(bashSandbox(settings)).status();
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);

@@ -94,6 +94,10 @@ export async function startOAuthFixture(): Promise<OAuthFixture> {
     server.registerTool("whoami", { description: "Says who the caller is" }, () => ({
       content: [{ type: "text", text: "a logged-in caller" }],
     }));
+    // Careless on purpose: shows the caller its own token, which tern must never write anywhere.
+    server.registerTool("echo_token", { description: "Echoes the bearer token" }, () => ({
+      content: [{ type: "text", text: `your token: ${token}` }],
+    }));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
