@@ -30,14 +30,25 @@ export async function loginMcpServer(
     });
     // A fresh login starts from nothing: stale tokens or a registration for another redirect port go.
     await provider.invalidateCredentials("all");
-    const first = await auth(provider, { serverUrl: config.url });
+    const first = await auth(provider, { serverUrl: config.url }).catch(fail("discovery or registration"));
     if (first === "AUTHORIZED") return;
     const code = await listener.code;
-    const second = await auth(provider, { serverUrl: config.url, authorizationCode: code });
+    const second = await auth(provider, { serverUrl: config.url, authorizationCode: code }).catch(
+      fail("the code exchange"),
+    );
     if (second !== "AUTHORIZED") throw new OAuthLoginError("the authorization server did not issue tokens");
   } finally {
     await listener.close();
   }
+}
+
+/** A failed step as an OAuthLoginError naming it, with the network cause (`fetch failed` says little). */
+function fail(step: string): (error: unknown) => never {
+  return (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    throw new OAuthLoginError(`${step} failed: ${message}${cause}`);
+  };
 }
 
 /** Forgets a server's stored credentials; true when there were tokens. */

@@ -175,7 +175,7 @@ describe("OAuth bad input", () => {
     const oauth = options();
     await expect(
       loginMcpServer("remote", config(), { ...oauth, show: () => {}, timeoutMs: 30_000 }),
-    ).rejects.toThrow();
+    ).rejects.toThrow(/^discovery or registration failed: HTTP 401/);
     expect((await oauth.store.read("remote", fixture.url)).tokens).toBeUndefined();
   });
 
@@ -183,6 +183,6 @@ describe("OAuth bad input", () => {
     await fixture.stopAuthorizationServer();
     await expect(
       loginMcpServer("remote", config(), { ...options(), show: () => {}, timeoutMs: 30_000 }),
-    ).rejects.toThrow();
+    ).rejects.toThrow(/^discovery or registration failed: fetch failed \(.*ECONNREFUSED/);
   });
 });
