@@ -193,6 +193,8 @@ ${SERVED_AGENT_OPTIONS}`,
   mcp: `Usage:
   tern mcp ls [--json]                 the MCP servers of this workspace: state, transport, tools
   tern mcp approve NAME... | --all     let the project's .mcp.json servers start (remembered)
+  tern mcp login NAME                  OAuth login to a remote server (prints the URL to open)
+  tern mcp logout NAME                 forget that server's OAuth tokens
   tern mcp serve [options]             tern as an MCP server on stdin/stdout (tool "run_task")
 Options: -C, --cwd DIR (the workspace), --mcp-config FILE (repeatable), --mcp-sandbox, --allow-net.
 
@@ -203,6 +205,8 @@ skipped with a warning until tern mcp approve. MCP servers run with your privile
 bash sandbox, unless --mcp-sandbox. Their tools are mcp__SERVER__TOOL: allow or deny them like any tool
 (--allow-tool 'mcp__github__*', --deny-tool mcp__fs__write_file); tools the server marks
 read-only run in read-only mode and without asking.
+OAuth tokens live in $TERN_HOME/mcp-auth (files 0600), are refreshed as they expire and never
+shown in output or session files; when a login is revoked, tern says to run tern mcp login NAME.
 tern mcp serve takes tern run's options (model, --mode, --allow-tool, --sandbox, ...): the most a
 caller's task may do. Its tool's arguments: prompt, cwd (inside --cwd or an --allow-root DIR).
 A request over --max-message BYTES (default 8388608, 8 MiB) gets a JSON-RPC error; the next is served.

@@ -480,13 +480,14 @@ describe("tern mcp ls", () => {
     expect(text.stdout).toMatch(/^dead {2}failed {2}extra/m);
     expect(text.stdout).toMatch(/error: .*no API key configured/);
     expect(text.stdout).toMatch(/^ {2}mcp__f__look {2}\(read-only\)$/m);
+    expect(text.stdout).toMatch(/^f {2}ready {2}extra .* {2}MCP 2025-11-25$/m);
     const json = await runTern(["mcp", "ls", "--json", "--mcp-config", config], { env: env(), cwd: work });
     const listed = JSON.parse(json.stdout) as {
-      servers: { name: string; state: string; transport?: string }[];
+      servers: { name: string; state: string; transport?: string; protocolVersion?: string }[];
     };
-    expect(listed.servers.map((s) => [s.name, s.state])).toEqual([
-      ["dead", "failed"],
-      ["f", "ready"],
+    expect(listed.servers.map((s) => [s.name, s.state, s.protocolVersion])).toEqual([
+      ["dead", "failed", undefined],
+      ["f", "ready", "2025-11-25"],
     ]);
   });
 });

@@ -4,6 +4,7 @@
 // probably wrong); one that was up and died is restarted, and "failed" only after
 // `maxAttempts` restarts in a row did not come up.
 
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
@@ -14,6 +15,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "./config.js";
+import type { McpOAuthOptions } from "./oauth-provider.js";
 import { httpStatus, type OpenedSession, openSession, SessionStartError } from "./transport.js";
 
 export type McpServerState = "idle" | "starting" | "ready" | "restarting" | "failed" | "closed";
@@ -33,6 +35,8 @@ export interface ConnectionOptions {
   /** Ceiling for one tool call without progress (progress resets it). Default 10 minutes. */
   callTimeoutMs?: number;
   restart?: RestartOptions;
+  /** Where OAuth credentials of remote servers live (`tern mcp login`); without it, none are used. */
+  oauth?: McpOAuthOptions;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 60_000;
@@ -50,6 +54,8 @@ export class McpServerConnection {
   /** Why the server failed or last went down. */
   error: string | undefined;
   transport: OpenedSession["transport"] | undefined;
+  /** The MCP protocol version negotiated with the server (the latest session's). */
+  protocolVersion: string | undefined;
   /** Restarts after crashes so far. */
   restarts = 0;
   private session: OpenedSession | undefined;
@@ -63,6 +69,7 @@ export class McpServerConnection {
   private readonly connectTimeoutMs: number;
   private readonly callTimeoutMs: number;
   private readonly restart: Required<RestartOptions>;
+  private readonly oauth: McpOAuthOptions | undefined;
 
   constructor(
     readonly name: string,
@@ -74,6 +81,7 @@ export class McpServerConnection {
     this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.restart = { ...DEFAULT_RESTART, ...options.restart };
+    this.oauth = options.oauth;
   }
 
   /** Starts connecting (once); does not wait. */
@@ -128,6 +136,15 @@ export class McpServerConnection {
       });
       return result as CallToolResult;
     } catch (error) {
+      if (error instanceof UnauthorizedError) {
+        // The login is gone (refresh refused): no reconnect can fix that, only the user.
+        this.session = undefined;
+        this.error = loginMessage(this.name, error);
+        this.tools = [];
+        void session.client.close().catch(() => {});
+        this.setState("failed");
+        throw new McpUnavailableError(`MCP server "${this.name}": ${this.error}`);
+      }
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
         throw new McpUnavailableError(
           `MCP server "${this.name}" stopped during the call (${error.message}); it is being restarted. ` +
@@ -169,6 +186,8 @@ export class McpServerConnection {
     try {
       session = await openSession(this.config, {
         timeoutMs: this.connectTimeoutMs,
+        name: this.name,
+        ...(this.oauth ? { oauth: this.oauth } : {}),
         setup: (client) => {
           this.connecting = client;
           client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -185,6 +204,7 @@ export class McpServerConnection {
       const opened = session;
       this.session = opened;
       this.transport = opened.transport;
+      this.protocolVersion = opened.protocolVersion;
       this.tools = tools;
       this.error = undefined;
       this.failedRestarts = 0;
@@ -196,7 +216,10 @@ export class McpServerConnection {
       await session?.client.close().catch(() => {});
       // Closed (or retried) while this attempt was cleaning up: that newer state stands.
       if (generation !== this.generation) return;
-      this.error = describeStartError(error, session?.stderr() ?? "");
+      this.error =
+        error instanceof UnauthorizedError
+          ? loginMessage(this.name, error)
+          : describeStartError(error, session?.stderr() ?? "", this.name);
       if (isRestart && ++this.failedRestarts < this.restart.maxAttempts) this.scheduleRestart();
       else {
         this.tools = [];
@@ -264,7 +287,12 @@ async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> 
   return tools;
 }
 
-function describeStartError(failure: unknown, sessionStderr: string): string {
+/** A server whose OAuth login no longer works. */
+function loginMessage(name: string, error: UnauthorizedError): string {
+  return `not authorized (${error.message}): the OAuth login has expired or was revoked; run \`tern mcp login ${name}\``;
+}
+
+function describeStartError(failure: unknown, sessionStderr: string, name: string): string {
   const error = failure instanceof SessionStartError ? failure.cause : failure;
   const stderr = failure instanceof SessionStartError ? failure.stderr : sessionStderr;
   let message = error instanceof Error ? error.message : String(error);
@@ -275,5 +303,6 @@ function describeStartError(failure: unknown, sessionStderr: string): string {
   }
   const status = httpStatus(error);
   if (status !== undefined) message = `HTTP ${status}: ${message}`;
+  if (status === 401) message += `; if the server uses OAuth, run \`tern mcp login ${name}\``;
   return stderr ? `${message}; stderr: ${stderr}` : message;
 }

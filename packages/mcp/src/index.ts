@@ -49,6 +49,20 @@ export {
   sanitizeNamePart,
   type ToolNameRequest,
 } from "./names.js";
+export { loginMcpServer, logoutMcpServer, type McpLoginOptions } from "./oauth-login.js";
+export {
+  DEFAULT_REFRESH_SKEW_MS,
+  type McpOAuthOptions,
+  McpOAuthProvider,
+} from "./oauth-provider.js";
+export {
+  DEFAULT_LOGIN_TIMEOUT_MS,
+  listenForRedirect,
+  OAuthLoginError,
+  REDIRECT_PATH,
+  type RedirectListener,
+} from "./oauth-redirect.js";
+export { OAuthStore, type StoredOAuth } from "./oauth-store.js";
 export {
   isMcpTool,
   type McpAgentTool,

@@ -22,6 +22,8 @@ export interface McpServerStatus {
   name: string;
   state: McpServerState;
   transport?: "stdio" | "http" | "sse";
+  /** The MCP protocol version negotiated with it. */
+  protocolVersion?: string;
   /** Why it failed or last went down. */
   error?: string;
   restarts: number;
@@ -96,6 +98,7 @@ export class McpManager {
           })),
       };
       if (c.transport) status.transport = c.transport;
+      if (c.protocolVersion) status.protocolVersion = c.protocolVersion;
       if (c.error) status.error = c.error;
       return status;
     });

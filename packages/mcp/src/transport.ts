@@ -1,6 +1,8 @@
 // Opens an MCP session with one server through the SDK's client and transports: stdio for local
 // servers, streamable HTTP for remote ones with the old HTTP+SSE transport as the fallback when
 // the server refuses streamable HTTP (a 4xx, as the MCP spec's backwards-compatibility advice says).
+// A remote server the user logged in to (`tern mcp login`) gets our OAuth provider, through which
+// the SDK's transports send the bearer token and refresh it on 401.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
@@ -11,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig, RemoteServerConfig, StdioServerConfig } from "./config.js";
+import { type McpOAuthOptions, McpOAuthProvider } from "./oauth-provider.js";
 
 export const CLIENT_INFO = { name: "tern", version: "0.1.0" };
 /** The last stderr a stdio server wrote, kept for error messages. */
@@ -22,6 +25,8 @@ export interface OpenedSession {
   transport: "stdio" | "http" | "sse";
   /** The tail of a stdio server's stderr (empty for remote servers). */
   stderr: () => string;
+  /** The MCP protocol version the handshake settled on (the newest both sides speak). */
+  protocolVersion: string;
 }
 
 /** A stdio server that did not come up, with what it wrote to stderr (often the reason). */
@@ -40,18 +45,37 @@ export interface OpenOptions {
   timeoutMs: number;
   /** Sets up the client before it connects (notification handlers). */
   setup: (client: Client) => void;
+  /** The server's name, which keys its OAuth credentials. */
+  name: string;
+  /** Where OAuth credentials live; without it remote servers get only their configured headers. */
+  oauth?: McpOAuthOptions;
 }
 
 export async function openSession(config: McpServerConfig, options: OpenOptions): Promise<OpenedSession> {
   if (config.type === "stdio") return openStdio(config, options);
-  if (config.type === "sse")
-    return { client: await connect(sseTransport(config), options), transport: "sse", stderr: none };
+  const provider = await oauthProvider(config, options);
+  const sse = async (): Promise<OpenedSession> => ({
+    ...(await connect(sseTransport(config, provider), options)),
+    transport: "sse",
+    stderr: none,
+  });
+  if (config.type === "sse") return sse();
   try {
-    return { client: await connect(httpTransport(config), options), transport: "http", stderr: none };
+    return { ...(await connect(httpTransport(config, provider), options)), transport: "http", stderr: none };
   } catch (error) {
     if (!refusesStreamableHttp(error)) throw error;
-    return { client: await connect(sseTransport(config), options), transport: "sse", stderr: none };
+    return sse();
   }
+}
+
+/** Our OAuth provider for a server with stored tokens (a server never logged in to keeps its headers alone). */
+async function oauthProvider(
+  config: RemoteServerConfig,
+  options: OpenOptions,
+): Promise<McpOAuthProvider | undefined> {
+  if (!options.oauth) return undefined;
+  const stored = await options.oauth.store.read(options.name, config.url);
+  return stored.tokens ? new McpOAuthProvider(options.name, config.url, options.oauth) : undefined;
 }
 
 async function openStdio(config: StdioServerConfig, options: OpenOptions): Promise<OpenedSession> {
@@ -68,31 +92,51 @@ async function openStdio(config: StdioServerConfig, options: OpenOptions): Promi
     tail = (tail + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
   });
   try {
-    const client = await connect(transport, options);
-    return { client, transport: "stdio", stderr: () => tail.trim() };
+    const connected = await connect(transport, options);
+    return { ...connected, transport: "stdio", stderr: () => tail.trim() };
   } catch (error) {
     throw new SessionStartError(error, tail.trim());
   }
 }
 
-async function connect(transport: Transport, options: OpenOptions): Promise<Client> {
+/**
+ * Initializes over `transport`. The SDK's client asks for LATEST_PROTOCOL_VERSION and accepts any
+ * of SUPPORTED_PROTOCOL_VERSIONS in the answer, but keeps the outcome to itself; it hands it to
+ * `transport.setProtocolVersion` (HTTP transports send it as a header), so that is where we read it.
+ */
+async function connect(
+  transport: Transport,
+  options: OpenOptions,
+): Promise<{ client: Client; protocolVersion: string }> {
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   options.setup(client);
+  let protocolVersion = "";
+  const forward = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version) => {
+    protocolVersion = version;
+    forward?.(version);
+  };
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;
   }
-  return client;
+  return { client, protocolVersion };
 }
 
-function httpTransport(config: RemoteServerConfig): Transport {
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+function httpTransport(config: RemoteServerConfig, authProvider?: McpOAuthProvider): Transport {
+  return new StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    ...(authProvider ? { authProvider } : {}),
+  });
 }
 
-function sseTransport(config: RemoteServerConfig): Transport {
-  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+function sseTransport(config: RemoteServerConfig, authProvider?: McpOAuthProvider): Transport {
+  return new SSEClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    ...(authProvider ? { authProvider } : {}),
+  });
 }
 
 /** A 4xx other than 401/403 means "no streamable HTTP here", not "you may not". */

@@ -4,7 +4,14 @@
 // project's servers once, for runs without a terminal to ask (`run` in a pipe, `serve`).
 // `serve` is tern itself as an MCP server (mcp-serve.ts).
 import { resolve } from "node:path";
-import { FileApprovalStore, McpManager, type McpServerStatus, pendingApprovals } from "@tern/mcp";
+import {
+  FileApprovalStore,
+  loginMcpServer,
+  logoutMcpServer,
+  McpManager,
+  type McpServerStatus,
+  pendingApprovals,
+} from "@tern/mcp";
 import { type OptionSpecs, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
 import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -13,7 +20,7 @@ import { checkDirectory, loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
 import { mcpStatusLines } from "../render/mcp-status.js";
 import { createStyle } from "../render/style.js";
-import { loadWorkspaceMcp, startableConfigs, startupOptions } from "../runtime/mcp.js";
+import { loadWorkspaceMcp, mcpOAuth, startableConfigs, startupOptions } from "../runtime/mcp.js";
 import { describeMcpServer } from "../runtime/mcp-ask.js";
 import { wantsHelp } from "./shared.js";
 
@@ -32,6 +39,9 @@ export async function mcpCommand(argv: string[], io: Io): Promise<ExitCode> {
       return list(rest, io);
     case "approve":
       return approve(rest, io);
+    case "login":
+    case "logout":
+      return oauth(sub, rest, io);
     case "serve":
       return (await import("./mcp-serve.js")).mcpServeCommand(rest, io);
     case undefined:
@@ -41,7 +51,9 @@ export async function mcpCommand(argv: string[], io: Io): Promise<ExitCode> {
       io.stdout.write(`${helpFor("mcp")}\n`);
       return 0;
     default:
-      throw new UsageError(`unknown mcp command "${sub}"; use ls, approve or serve (see tern mcp --help)`);
+      throw new UsageError(
+        `unknown mcp command "${sub}"; use ls, approve, login, logout or serve (see tern mcp --help)`,
+      );
   }
 }
 
@@ -51,12 +63,15 @@ async function workspace(values: OptionValues, io: Io) {
   const cwd = resolve(io.cwd, cwdFlag ?? ".");
   if (cwdFlag !== undefined) checkDirectory(cwd, "--cwd");
   const { home } = loadHome(io);
+  const onSecret = (value: string) => io.redactor?.add([value]);
   const settings = resolveMcpSettings(values, io.cwd);
   const config = await loadWorkspaceMcp(settings, home, cwd, io.env);
   const store = new FileApprovalStore({ home });
   const sandbox = { allowNet: values["allow-net"] === true, hide: [home] };
   return {
     cwd,
+    home,
+    oauth: mcpOAuth(home, onSecret),
     settings,
     sandbox,
     config,
@@ -68,13 +83,13 @@ async function workspace(values: OptionValues, io: Io) {
 async function list(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("mcp ls", argv, { ...WORKSPACE_OPTIONS, json: { type: "boolean" } }, 0);
   if (wantsHelp(values, io, helpFor("mcp"))) return 0;
-  const { cwd, settings, sandbox, config, pending } = await workspace(values, io);
+  const { cwd, settings, sandbox, config, pending, oauth } = await workspace(values, io);
   const waiting = new Set(pending.map((entry) => entry.name));
   const startable = config.servers.filter((entry) => !waiting.has(entry.name));
-  const manager = new McpManager(
-    await startableConfigs(startable, cwd, settings, sandbox),
-    startupOptions(io.env),
-  );
+  const manager = new McpManager(await startableConfigs(startable, cwd, settings, sandbox), {
+    ...startupOptions(io.env),
+    oauth,
+  });
   let statuses: McpServerStatus[];
   try {
     statuses = startable.length > 0 ? await manager.waitForStartup() : [];
@@ -90,6 +105,7 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
       target: describeMcpServer(entry.config),
       state: waiting.has(entry.name) ? ("not approved" as const) : (status?.state ?? "idle"),
       ...(status?.transport ? { transport: status.transport } : {}),
+      ...(status?.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
       ...(status?.error ? { error: status.error } : {}),
       tools: status?.tools ?? [],
     };
@@ -140,5 +156,39 @@ async function approve(argv: string[], io: Io): Promise<ExitCode> {
       `${already ? "already approved" : "approved"}: ${name}: ${describeMcpServer(entry.config)}\n`,
     );
   }
+  return 0;
+}
+
+/** `login NAME`: the OAuth flow through a loopback redirect; `logout NAME` forgets the tokens. */
+async function oauth(sub: "login" | "logout", argv: string[], io: Io): Promise<ExitCode> {
+  const { values, positionals } = parseCommandArgs(`mcp ${sub}`, argv, WORKSPACE_OPTIONS, 1);
+  if (wantsHelp(values, io, helpFor("mcp"))) return 0;
+  const [name] = positionals;
+  if (!name) throw new UsageError(`name the server: tern mcp ${sub} NAME`);
+  const { config, oauth } = await workspace(values, io);
+  const entry = config.servers.find((e) => e.name === name);
+  if (!entry)
+    throw new UsageError(
+      `no MCP server "${name}" (servers: ${config.servers.map((e) => e.name).join(", ") || "none"})`,
+    );
+  if (entry.config.type === "stdio")
+    throw new UsageError(
+      `MCP server "${name}" runs locally (${entry.config.command}); OAuth is for remote servers`,
+    );
+  if (sub === "logout") {
+    const had = await logoutMcpServer(name, entry.config, oauth);
+    io.stdout.write(had ? `logged out: ${name}\n` : `not logged in: ${name}\n`);
+    return 0;
+  }
+  try {
+    await loginMcpServer(name, entry.config, {
+      ...oauth,
+      show: (url) =>
+        io.stdout.write(`Open this URL to log in to ${name}:\n  ${url.href}\nwaiting for the browser...\n`),
+    });
+  } catch (error) {
+    throw new CliError(`login to "${name}" failed: ${(error as Error)?.message ?? String(error)}`);
+  }
+  io.stdout.write(`logged in: ${name}\n`);
   return 0;
 }

@@ -9,6 +9,8 @@ export interface McpStatusRow {
   scope?: string;
   target?: string;
   transport?: string;
+  /** The MCP protocol version negotiated with the server. */
+  protocolVersion?: string;
   error?: string;
   restarts?: number;
   tools: { name: string; readOnly: boolean; note?: string }[];
@@ -23,6 +25,7 @@ export function mcpStatusLines(rows: readonly McpStatusRow[], style: Style): str
       row.scope,
       row.target,
       row.transport && row.transport !== "stdio" ? `(${row.transport})` : undefined,
+      row.protocolVersion ? `MCP ${row.protocolVersion}` : undefined,
       row.restarts ? `restarted ${row.restarts}×` : undefined,
     ].filter((part) => part !== undefined && part !== "");
     lines.push(`${row.name}  ${color(state)}${extra.length > 0 ? `  ${extra.join("  ")}` : ""}`);

@@ -12,9 +12,11 @@ import {
   type LoadedMcpConfig,
   loadMcpConfig,
   McpManager,
+  type McpOAuthOptions,
   type McpServerConfig,
   type McpServerEntry,
   type McpServerState,
+  OAuthStore,
   pendingApprovals,
 } from "@tern/mcp";
 import { createSandbox, type SandboxOptions } from "@tern/tools";
@@ -37,6 +39,8 @@ export interface OpenMcpOptions {
   sandbox?: SandboxOptions;
   /** Servers the host was handed (an ACP client's), after the configured ones. */
   extra?: McpServerEntry[];
+  /** Told every OAuth token value the servers use, for the redactor. */
+  onSecret?: (value: string) => void;
 }
 
 /** Reads and checks the configuration; a problem is a usage error naming its file. */
@@ -75,10 +79,10 @@ export async function openMcp(options: OpenMcpOptions): Promise<McpManager | und
   const skipped = new Set(pending.filter((entry) => !allowed.has(entry.name)).map((entry) => entry.name));
   const servers = config.servers.filter((entry) => !skipped.has(entry.name));
   if (servers.length === 0) return undefined;
-  const manager = new McpManager(
-    await startableConfigs(servers, cwd, settings, options.sandbox),
-    startupOptions(env),
-  );
+  const manager = new McpManager(await startableConfigs(servers, cwd, settings, options.sandbox), {
+    ...startupOptions(env),
+    oauth: mcpOAuth(home, options.onSecret),
+  });
   reportFailures(manager, warn);
   manager.start();
   return manager;
@@ -103,6 +107,11 @@ export async function startableConfigs(
 export function startupOptions(env: NodeJS.ProcessEnv): { startupTimeoutMs?: number } {
   const ms = Number(env.MCP_TIMEOUT);
   return Number.isInteger(ms) && ms > 0 ? { startupTimeoutMs: ms } : {};
+}
+
+/** OAuth credentials of remote servers (`tern mcp login`): $TERN_HOME/mcp-auth, tokens to `onSecret`. */
+export function mcpOAuth(home: string, onSecret?: (value: string) => void): McpOAuthOptions {
+  return { store: new OAuthStore(path.join(home, "mcp-auth")), ...(onSecret ? { onSecret } : {}) };
 }
 
 /** Why a project server did not start, and the one command that approves it. */

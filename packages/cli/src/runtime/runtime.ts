@@ -106,6 +106,8 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
   }
   const { settings } = options;
   let mcp: McpManager | undefined;
+  const mcpSecrets = new Set<string>();
+  let addToSession: ((values: string[]) => void) | undefined;
   try {
     const model = options.model ?? chooseRunModel(registry, settings, env, resumed);
     const secrets =
@@ -124,6 +126,12 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
       sandbox: bashSandbox(settings),
       ...(options.approveMcp ? { approve: options.approveMcp } : {}),
       ...(options.mcpServers ? { extra: options.mcpServers } : {}),
+      // OAuth tokens (read as servers connect, and refreshed) join the output's and the session's secrets.
+      onSecret: (value) => {
+        settings.redactor?.add([value]);
+        mcpSecrets.add(value);
+        addToSession?.([value]);
+      },
     });
     const session =
       resumed?.session ??
@@ -132,7 +140,8 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
         settings: sessionSettings(model, settings),
         ...(options.sessionName ? { name: options.sessionName } : {}),
       }));
-    session.addSecrets(secrets);
+    session.addSecrets([...secrets, ...mcpSecrets]);
+    addToSession = (values) => session.addSecrets(values);
     const sandbox = await createSandbox(bashSandbox(settings)).status();
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);

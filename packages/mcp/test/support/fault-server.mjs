@@ -7,6 +7,8 @@
 //           look (read-only), unlock (adds the tool "secret", which sends tools/list_changed)
 // MARKER_FILE (env): where `slow` writes "cancelled" when its request is cancelled, and what
 // `once` creates on its first start.
+// PROTOCOL_VERSION (env): the MCP version the server answers initialize with, whatever the client
+// asked for (a server that only speaks an older revision).
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -75,5 +77,17 @@ if (mode === "hang") {
     }));
     return { content: [{ type: "text", text: "unlocked" }] };
   });
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  const pinned = process.env.PROTOCOL_VERSION;
+  if (pinned) {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) =>
+      send(
+        message.result?.protocolVersion
+          ? { ...message, result: { ...message.result, protocolVersion: pinned } }
+          : message,
+        options,
+      );
+  }
+  await server.connect(transport);
 }
