@@ -199,10 +199,10 @@ describe("the web page, day to day", () => {
       expect(await page.getByRole("navigation").isVisible()).toBe(false);
       await send(page, "a table please");
       await page.locator("li.answer table").waitFor();
-      const cell = page.locator("li.answer td").first();
-      expect(await cell.evaluate("(td) => getComputedStyle(td).borderTopStyle")).toBe("solid");
-      const code = page.locator("li.answer pre").first();
-      expect(await code.evaluate("(pre) => getComputedStyle(pre).borderTopStyle")).toBe("solid");
+      const border = (selector: string) =>
+        page.evaluate(`getComputedStyle(document.querySelector(${JSON.stringify(selector)})).borderTopStyle`);
+      expect(await border("li.answer td")).toBe("solid");
+      expect(await border("li.answer pre")).toBe("solid");
       await screenshot(page, "phone", join(IMAGES, "web-phone.png"));
       await page.getByRole("button", { name: "Sessions" }).click();
       await page.getByRole("navigation").getByRole("link").first().waitFor();
