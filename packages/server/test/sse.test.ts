@@ -59,7 +59,16 @@ describe("SSE run stream", () => {
     const { frames } = await eventSourceRun(server.url, id, "What is it?");
     expect(shape(frames)).toEqual([
       { event: "step", data: { type: "thinking", status: "start", iteration: 1 } },
-      { event: "step", data: { type: "thinking", status: "done", iteration: 1, reasoning: "Let me check." } },
+      {
+        event: "step",
+        data: {
+          type: "thinking",
+          status: "done",
+          iteration: 1,
+          reasoning: "Let me check.",
+          text: "Let me check.",
+        },
+      },
       {
         event: "step",
         data: {
@@ -87,7 +96,10 @@ describe("SSE run stream", () => {
         },
       },
       { event: "step", data: { type: "thinking", status: "start", iteration: 2 } },
-      { event: "step", data: { type: "thinking", status: "done", iteration: 2, reasoning: "" } },
+      {
+        event: "step",
+        data: { type: "thinking", status: "done", iteration: 2, reasoning: "", text: "The answer is 42." },
+      },
       { event: "step", data: { type: "answer", status: "start" } },
       { event: "answer", data: { status: "start" } },
       { event: "answer", data: { status: "delta", content: "The answer is 42." } },

@@ -13,6 +13,8 @@ import { type ToolCard, updateTool } from "./tool-cards.js";
 export type Item =
   | { kind: "user"; text: string }
   | { kind: "reasoning"; text: string }
+  /** The model's own words that are not the answer (before a tool call, or an answer it was asked to check). */
+  | { kind: "text"; text: string }
   | ToolCard
   | { kind: "note"; label: string; text: string }
   | { kind: "compact"; before: number; after: number }
@@ -49,6 +51,8 @@ export interface Turn {
   /** The last frame folded in (runs only). */
   lastId?: string;
   questions: Question[];
+  /** What each permission question asked ("bash: node --test"), kept for its record once answered. */
+  asked?: Record<string, string>;
   done: boolean;
 }
 
@@ -59,10 +63,39 @@ const NOTE_LABELS: Record<string, string> = {
   reflection: "Reflection",
   cycle_warning: "Cycle warning",
   completion_check: "Completion check",
+  nudge: "Autopilot nudge",
 };
+
+/**
+ * The tags the agent's policies open their injected user messages with: stored messages carry no
+ * kind, so this is how history tells them from what the user typed (agent/src/policies/*).
+ */
+const INJECTED_TAGS: [tag: string, kind: string][] = [
+  ["[COMPLETION CHECK]", "completion_check"],
+  ["[SELF-REFLECTION]", "reflection"],
+  ["[CYCLE WARNING]", "cycle_warning"],
+  ["[AUTOPILOT]", "nudge"],
+  ["[USER INTERRUPT]", "interrupt"],
+];
 
 export function noteLabel(kind: string): string {
   return NOTE_LABELS[kind] ?? kind.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+}
+
+/** An injected message as the page shows it, live (`inject` frames) and from history alike. */
+export function injectedNote(kind: string, text: string): Item {
+  return { kind: "note", label: noteLabel(kind), text };
+}
+
+/** The kind of an injected message found among stored user messages, if it is one. */
+export function injectedKind(text: string): string | undefined {
+  return INJECTED_TAGS.find(([tag]) => text.startsWith(tag))?.[1];
+}
+
+/** A permission question in words: "bash: node --test" (the tool once, then what it does). */
+export function permissionText(tool: string, description: string): string {
+  if (!tool) return description;
+  return description === tool || description.startsWith(`${tool}:`) ? description : `${tool}: ${description}`;
 }
 
 /** "12.3" > "12" > "11.9": frame ids are `<entry>` or `<entry>.<n>`. */
@@ -86,13 +119,23 @@ export function applyFrame(
   if (!frameAfter(frame.id, turn.lastId)) return turn;
   const items = [...turn.items];
   let questions = turn.questions;
+  let asked = turn.asked;
   let done = turn.done;
   const d = frame.data;
   // Once the turn's text is known for what it is (reasoning before tools, or the answer), the
   // streamed draft of it goes.
-  const settled =
-    (frame.event === "step" && d.type === "thinking" && d.status === "done") || frame.event === "answer";
-  if (settled && items.at(-1)?.kind === "draft") items.pop();
+  // Once the turn's text is known for what it is, the streamed draft becomes the model's text
+  // (its words before tools, or an answer a policy sent back), or goes when the answer comes.
+  let reasoning = frame.event === "step" && d.type === "thinking" ? str(d.reasoning) : "";
+  if (frame.event === "step" && d.type === "thinking" && d.status === "done") {
+    const open = items.at(-1);
+    if (open?.kind === "draft") items.pop();
+    // The frame's text (or, from an older server, what streamed) is the model's own words.
+    const words = (str(d.text) || (open?.kind === "draft" ? open.text : "")).trim();
+    if (words) items.push({ kind: "text", text: words });
+    // The server's reasoning repeats the words said before a tool call; they are shown once, as text.
+    if (words && reasoning.trimEnd().endsWith(words)) reasoning = reasoning.trimEnd().slice(0, -words.length);
+  } else if (frame.event === "answer" && items.at(-1)?.kind === "draft") items.pop();
   switch (frame.event) {
     case "text": {
       const draft = items.at(-1);
@@ -101,8 +144,8 @@ export function applyFrame(
       break;
     }
     case "step":
-      if (d.type === "thinking" && d.status === "done" && str(d.reasoning).trim())
-        items.push({ kind: "reasoning", text: str(d.reasoning) });
+      if (d.type === "thinking" && d.status === "done" && reasoning.trim())
+        items.push({ kind: "reasoning", text: reasoning.trim() });
       // A sub-agent's tool calls stay collapsed under its `task` card (its summary comes as a note).
       if (d.parent_tool_call_id) break;
       // A plan step's tool call goes under its step (or, if no plan has that step, the turn).
@@ -142,20 +185,31 @@ export function applyFrame(
             d.status === "delta"
               ? { ...answer, text: answer.text + str(d.content) }
               : { ...answer, done: true };
+        // The last words the model said are the answer: shown once, as the answer.
+        const said = items[index - 1];
+        if (
+          d.status === "done" &&
+          said?.kind === "text" &&
+          answer?.kind === "answer" &&
+          said.text === answer.text.trim()
+        )
+          items.splice(index - 1, 1);
       }
       break;
     case "compact":
       items.push({ kind: "compact", before: num(d.original_messages), after: num(d.kept_messages) });
       break;
     case "inject":
-      items.push({ kind: "note", label: noteLabel(str(d.kind)), text: str(d.content) });
+      items.push(injectedNote(str(d.kind), str(d.content)));
       break;
     case "permission":
-      if (d.status === "asked") questions = [...questions.filter((q) => q.id !== d.id), questionOf(d)];
-      else {
-        const asked = questions.find((q) => q.id === d.id);
+      if (d.status === "asked") {
+        const question = questionOf(d);
+        questions = [...questions.filter((q) => q.id !== d.id), question];
+        asked = { ...asked, [question.id]: permissionText(question.tool, question.description) };
+      } else {
         questions = questions.filter((q) => q.id !== d.id);
-        const what = asked ? `${asked.tool}: ${asked.description}` : str(d.id);
+        const what = asked?.[str(d.id)] ?? (permissionText(str(d.tool), str(d.description)) || str(d.id));
         items.push({
           kind: "note",
           label: d.status === "allowed" ? "Permission allowed" : "Permission denied",
@@ -180,7 +234,14 @@ export function applyFrame(
       break;
     }
   }
-  return { ...turn, items, questions, done, ...(frame.id ? { lastId: frame.id } : {}) };
+  return {
+    ...turn,
+    items,
+    questions,
+    done,
+    ...(asked ? { asked } : {}),
+    ...(frame.id ? { lastId: frame.id } : {}),
+  };
 }
 
 export function questionOf(d: Data): Question {
@@ -223,32 +284,30 @@ export function messageText(content: Message["content"]): string {
     .join("");
 }
 
-/** Stored messages as finished turns: a turn starts at each user message. */
+/** Stored messages as finished turns: a turn starts at each message the user typed. */
 export function historyTurns(messages: readonly Message[]): Turn[] {
   const turns: Turn[] = [];
   let current: Turn | undefined;
   const cards = new Map<string, ToolCard>();
   for (const [index, message] of messages.entries()) {
-    if (message.role === "user" || !current) {
+    const text = message.role === "user" ? messageText(message.content) : "";
+    const injected = message.role === "user" ? injectedKind(text) : undefined;
+    if ((message.role === "user" && !injected) || !current) {
+      if (current) settleAnswer(current.items);
       current = { key: `h${index}`, items: [], questions: [], done: true };
       turns.push(current);
-      if (message.role === "user") {
-        current.items.push({ kind: "user", text: messageText(message.content) });
+      if (message.role === "user" && !injected) {
+        current.items.push({ kind: "user", text });
         continue;
       }
     }
+    if (injected) current.items.push(injectedNote(injected, text));
     if (message.role === "assistant" && Array.isArray(message.content)) {
-      const calls = message.content.filter((part) => part.type === "toolCall");
       for (const part of message.content) {
         if (part.type === "thinking" && part.thinking)
           current.items.push({ kind: "reasoning", text: part.thinking });
-        if (part.type === "text" && part.text) {
-          current.items.push(
-            calls.length > 0
-              ? { kind: "reasoning", text: part.text }
-              : { kind: "answer", text: part.text, done: true },
-          );
-        }
+        if (part.type === "text" && part.text?.trim())
+          current.items.push({ kind: "text", text: part.text.trim() });
         if (part.type === "toolCall") {
           const card: ToolCard = {
             kind: "tool",
@@ -271,5 +330,12 @@ export function historyTurns(messages: readonly Message[]): Turn[] {
       }
     }
   }
+  if (current) settleAnswer(current.items);
   return turns;
+}
+
+/** A finished turn's answer is the model's last words, when nothing came after them. */
+function settleAnswer(items: Item[]): void {
+  const last = items.at(-1);
+  if (last?.kind === "text") items[items.length - 1] = { kind: "answer", text: last.text, done: true };
 }

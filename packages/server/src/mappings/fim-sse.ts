@@ -1,5 +1,6 @@
 // FIM One's SSE protocol as a pure mapping of the engine's events. Channels and payloads:
-//   step    {type:"thinking", status:"start"|"done", iteration, reasoning?}
+//   step    {type:"thinking", status:"start"|"done", iteration, reasoning?, text?}  (text: the
+//           model's own words of that turn, which reasoning also holds before a tool call)
 //           {type:"iteration", status:"start"|"done", iteration, tool_call_id, tool_name, tool_args,
 //            reasoning, observation?, error?, iter_elapsed?} (one per tool call)
 //           {type:"answer", status:"start"}
@@ -281,7 +282,16 @@ export class FimMapper {
     const message = event.message as AssistantMessage;
     if (message.role !== "assistant" || this.planRun) return [];
     this.reasoning = reasoningOf(message);
-    return [step({ type: "thinking", status: "done", iteration: this.iteration, reasoning: this.reasoning })];
+    return [
+      step({
+        type: "thinking",
+        status: "done",
+        iteration: this.iteration,
+        reasoning: this.reasoning,
+        // The model's own words on their own (FIM's reasoning folds them in before a tool call).
+        text: textOf(message),
+      }),
+    ];
   }
 
   private iterationFields(
@@ -385,6 +395,10 @@ function answer(data: Record<string, unknown>): SseFrame {
 }
 
 /** What the model thought before acting: its reasoning, and the text that came with tool calls. */
+function textOf(message: AssistantMessage): string {
+  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
 function reasoningOf(message: AssistantMessage): string {
   const hasCalls = message.content.some((part) => part.type === "toolCall");
   const parts: string[] = [];

@@ -1,7 +1,8 @@
-// The page: the session list (name, model, strategy, last activity, running or idle; open, new
-// with a model from the server's catalogue and a strategy, delete) beside the open session. The open session is in the
-// URL's fragment (#/s/<id>), so a reload comes back to it; the token never is. A 401 anywhere
-// asks for the token.
+// The page: the session list (name, model, strategy, last activity, running or idle; search, open,
+// new with a model from the server's catalogue and a strategy, delete) beside the open session,
+// or, with none open, the message box whose first message starts one. On a narrow screen the list
+// is a drawer. The open session is in the URL's fragment (#/s/<id>), so a reload comes back to it;
+// the token never is. A 401 anywhere asks for the token.
 
 import { useCallback, useEffect, useState } from "preact/hooks";
 import {
@@ -14,7 +15,9 @@ import {
   TokenNeeded,
   token,
 } from "../api.js";
+import { Composer } from "./composer.js";
 import { SessionView } from "./session.js";
+import { isNewSession, ShortcutHelp, typing, useKeys } from "./shortcuts.js";
 import { TokenPrompt } from "./token.js";
 
 /** How often the list is refreshed (it also tells an open session that another tab started a run). */
@@ -30,6 +33,12 @@ const STRATEGIES = [
 
 const currentId = () => /^#\/s\/(.+)$/.exec(location.hash)?.[1];
 
+/** The sessions whose title (its name, or else its first message) holds `query`, any case. */
+export function matching(sessions: SessionInfo[], query: string): SessionInfo[] {
+  const needle = query.trim().toLowerCase();
+  return needle ? sessions.filter((session) => session.title.toLowerCase().includes(needle)) : sessions;
+}
+
 export function App() {
   const [sessions, setSessions] = useState<SessionInfo[]>([]);
   const [models, setModels] = useState<ModelInfo[]>([]);
@@ -40,6 +49,22 @@ export function App() {
   const [needToken, setNeedToken] = useState<"ask" | "wrong" | undefined>(undefined);
   const [error, setError] = useState("");
   const [confirming, setConfirming] = useState<string | undefined>(undefined);
+  const [search, setSearch] = useState("");
+  const [drawer, setDrawer] = useState(false);
+  const [help, setHelp] = useState(false);
+  // The message typed on the empty page, for the session it created.
+  const [first, setFirst] = useState<{ id: string; text: string } | undefined>(undefined);
+
+  useKeys((event) => {
+    if (event.key === "Escape") {
+      setHelp(false);
+      setDrawer(false);
+    } else if (isNewSession(event)) {
+      event.preventDefault();
+      setDrawer(false);
+      location.hash = "";
+    } else if (event.key === "?" && !typing(event)) setHelp(true);
+  });
 
   const fail = useCallback((reason: unknown) => {
     // With a token kept, a 401 means it was refused; without one, the server wants one.
@@ -71,12 +96,15 @@ export function App() {
   }, [refresh, fail, needToken]);
 
   useEffect(() => {
-    const onHash = () => setOpen(currentId());
+    const onHash = () => {
+      setOpen(currentId());
+      setDrawer(false);
+    };
     addEventListener("hashchange", onHash);
     return () => removeEventListener("hashchange", onHash);
   }, []);
 
-  const create = async () => {
+  const create = async (text?: string) => {
     try {
       const { session } = await json<{ session: SessionInfo }>("POST", "/api/sessions", {
         ...(model ? { model } : {}),
@@ -84,6 +112,7 @@ export function App() {
         ...(strategy ? { strategy } : {}),
       });
       setName("");
+      if (text) setFirst({ id: session.id, text });
       location.hash = `#/s/${session.id}`;
       void refresh();
     } catch (reason) {
@@ -116,8 +145,9 @@ export function App() {
     );
 
   const openInfo = sessions.find((session) => session.id === open);
+  const shown = matching(sessions, search);
   return (
-    <div class="layout">
+    <div class={drawer ? "layout drawer-open" : "layout"}>
       <nav aria-label="Sessions">
         <h2>Sessions</h2>
         <form
@@ -156,8 +186,19 @@ export function App() {
           </label>
           <button type="submit">New session</button>
         </form>
+        <input
+          type="search"
+          class="search"
+          aria-label="Search sessions"
+          placeholder="Search sessions"
+          value={search}
+          onInput={(event) => setSearch((event.target as HTMLInputElement).value)}
+        />
+        {search.trim() && shown.length === 0 ? (
+          <p class="empty">No session matches “{search.trim()}”.</p>
+        ) : null}
         <ul class="sessions">
-          {sessions.map((session) => (
+          {shown.map((session) => (
             <li key={session.id} class={session.id === open ? "current" : ""}>
               <a href={`#/s/${session.id}`} aria-current={session.id === open ? "page" : undefined}>
                 <span class="title">{session.title || session.id.slice(0, 8)}</span>
@@ -187,6 +228,25 @@ export function App() {
         </ul>
       </nav>
       <main>
+        <div class="topbar">
+          <button
+            type="button"
+            class="drawer-toggle"
+            aria-expanded={drawer}
+            onClick={() => setDrawer(!drawer)}
+          >
+            Sessions
+          </button>
+          <button
+            type="button"
+            class="help-toggle"
+            aria-label="Keyboard shortcuts"
+            onClick={() => setHelp(true)}
+          >
+            ?
+          </button>
+        </div>
+        {help ? <ShortcutHelp close={() => setHelp(false)} /> : null}
         {error ? (
           <p class="error" role="alert">
             {error}{" "}
@@ -200,11 +260,19 @@ export function App() {
             key={open}
             id={open}
             runningElsewhere={openInfo?.running ?? false}
+            firstMessage={first?.id === open ? first.text : undefined}
+            listedTitle={openInfo?.title}
             fail={fail}
             changed={() => void refresh()}
           />
         ) : (
-          <p class="empty">Open a session, or start a new one.</p>
+          <section class="session start" aria-label="New session">
+            <p class="empty">
+              Type a task to start a session (with the model and strategy on the left), or open one. Press{" "}
+              <kbd>?</kbd> for shortcuts.
+            </p>
+            <Composer streaming={false} autoFocus send={(text) => void create(text)} />
+          </section>
         )}
       </main>
     </div>

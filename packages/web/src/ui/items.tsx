@@ -1,4 +1,4 @@
-// One turn's items as list items: the user's message, reasoning (collapsed), tool cards (live
+// One turn's items as list items: the user's message, the model's own words, reasoning (collapsed), tool cards (live
 // status, duration, output collapsed when long, `edit` as a diff), notes, the compaction divider,
 // the answer (sanitised Markdown), the footer, and a plan round as a graph (plan.tsx).
 
@@ -45,6 +45,12 @@ function ItemView({ item }: { item: Item }) {
             <summary>Reasoning</summary>
             <p>{item.text}</p>
           </details>
+        </li>
+      );
+    case "text":
+      return (
+        <li class="text">
+          <Markdown text={item.text} />
         </li>
       );
     case "tool":

@@ -7,8 +7,10 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preac
 import { call, json, sessionPath } from "../api.js";
 import { type Frame, follow, type SessionStream } from "../sse.js";
 import { applyFrame, historyTurns, messageText, newRun, questionOf, type Turn } from "../turns.js";
+import { Composer } from "./composer.js";
 import { TurnItems } from "./items.js";
 import { PermissionDialog } from "./permission.js";
+import { useKeys } from "./shortcuts.js";
 
 /** How close to the bottom counts as "at the bottom" (then new output scrolls into view). */
 const FOLLOW_SLACK_PX = 80;
@@ -23,10 +25,16 @@ interface SessionData {
 export function SessionView({
   id,
   runningElsewhere,
+  firstMessage,
+  listedTitle,
   fail,
   changed,
 }: {
   id: string;
+  /** Sent as soon as the session is loaded (typed on the empty page that created it). */
+  firstMessage?: string | undefined;
+  /** The title the session list has (it names a session by its first message once there is one). */
+  listedTitle?: string | undefined;
   /** The session list says it runs (maybe started from another tab). */
   runningElsewhere: boolean;
   fail: (error: unknown) => void;
@@ -36,7 +44,6 @@ export function SessionView({
   const [history, setHistory] = useState<Turn[]>([]);
   const [runs, setRuns] = useState<Turn[]>([]);
   const [streaming, setStreaming] = useState(false);
-  const [draft, setDraft] = useState("");
   const [announce, setAnnounce] = useState("");
   const stream = useRef<SessionStream | undefined>(undefined);
   const scroller = useRef<HTMLDivElement>(null);
@@ -82,6 +89,17 @@ export function SessionView({
     [id, onFrame],
   );
 
+  const startRun = useCallback(
+    (text: string) => {
+      setRuns((all) => [
+        ...all.filter((turn) => turn.items.length > 0),
+        newRun(`r${runCount.current++}`, text),
+      ]);
+      attach((signal) => call("POST", sessionPath(id, "/messages"), { content: text }, signal));
+    },
+    [id, attach],
+  );
+
   const load = useCallback(async () => {
     try {
       const data = await json<SessionData>("GET", sessionPath(id));
@@ -96,11 +114,12 @@ export function SessionView({
       );
       run.questions = data.permissions.map(questionOf);
       setRuns([run]);
-      attach();
+      if (first === undefined && firstMessage) startRun(firstMessage);
+      else attach();
     } catch (error) {
       parent.current.fail(error);
     }
-  }, [id, attach]);
+  }, [id, attach, firstMessage]);
 
   useEffect(() => {
     void load();
@@ -117,23 +136,23 @@ export function SessionView({
     if (box && following.current) box.scrollTop = box.scrollHeight;
   }, [history, runs]);
 
-  const send = async () => {
-    const text = draft.trim();
-    if (!text) return;
-    setDraft("");
+  const send = async (text: string) => {
     try {
       if (streaming) {
         await call("POST", sessionPath(id, "/interrupt"), { content: text });
         return;
       }
-      setRuns((all) => [...all, newRun(`r${runCount.current++}`, text)]);
-      attach((signal) => call("POST", sessionPath(id, "/messages"), { content: text }, signal));
+      startRun(text);
     } catch (error) {
       fail(error);
     }
   };
 
   const stop = () => call("POST", sessionPath(id, "/abort"), {}).catch(fail);
+  // Esc stops the run, unless a dialog (a permission question, the shortcut list) has it.
+  useKeys((event) => {
+    if (event.key === "Escape" && streaming && !document.querySelector('[role="dialog"]')) void stop();
+  });
   const answer = (requestId: string, decision: string, message?: string) =>
     call("POST", sessionPath(id, `/permissions/${encodeURIComponent(requestId)}`), {
       decision,
@@ -149,7 +168,7 @@ export function SessionView({
   const question = runs.at(-1)?.questions[0];
   return (
     <section class="session" aria-labelledby="session-title">
-      <h1 id="session-title">{title}</h1>
+      <h1 id="session-title">{listedTitle || title}</h1>
       <div
         class="turns"
         ref={scroller}
@@ -174,34 +193,7 @@ export function SessionView({
           answer={(decision, message) => void answer(question.id, decision, message)}
         />
       ) : null}
-      <form
-        class="composer"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void send();
-        }}
-      >
-        <textarea
-          aria-label="Message"
-          rows={2}
-          value={draft}
-          placeholder={streaming ? "Steer the run…" : "Type a task…"}
-          onInput={(event) => setDraft((event.target as HTMLTextAreaElement).value)}
-          onKeyDown={(event) => {
-            if (event.key === "Enter" && !event.shiftKey) {
-              event.preventDefault();
-              void send();
-            }
-          }}
-        />
-        <button type="submit">Send</button>
-        {streaming ? (
-          <button type="button" class="stop" onClick={() => void stop()}>
-            Stop
-          </button>
-        ) : null}
-        <span class="state">{streaming ? "running" : "idle"}</span>
-      </form>
+      <Composer streaming={streaming} send={(text) => void send(text)} stop={() => void stop()} />
     </section>
   );
 }
