@@ -44,7 +44,7 @@ export function parseTime(text: string): { cpuMs: number; maxRssKiB: number } | 
   const line = text.trim().split("\n").pop() ?? "";
   const match = line.match(/^(\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+)$/);
   if (!match) return undefined;
-  return { cpuMs: (Number(match[1]) + Number(match[2])) * 1000, maxRssKiB: Number(match[3]) };
+  return { cpuMs: Math.round((Number(match[1]) + Number(match[2])) * 1000), maxRssKiB: Number(match[3]) };
 }
 
 export async function runCli(spec: CliSpec, bin: string, home: string, options: RunOptions): Promise<CliRun> {
