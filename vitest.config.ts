@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],
     // Ceilings for hangs only, never a speed check: on a loaded 2-core machine the slowest tests
     // (many real tern processes in a row) take 15-20 s, so the ceiling sits well above that.
     testTimeout: 60_000,

@@ -1,4 +1,5 @@
 import { agentLoopBench, idleAgentsBench } from "./agent-loop.js";
+import { clisBench } from "./clis/bench.js";
 import { clusterBench } from "./cluster.js";
 import { contextBench } from "./context.js";
 import { extractJsonBench } from "./extract-json.js";
@@ -57,6 +58,10 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "peers-concurrency": {
     title: "peers 4: concurrency (1,000 sessions, paced server)",
     run: concurrencyBench,
+  },
+  clis: {
+    title: "CLIs: tern vs pi, codex, claude, opencode, gemini (real npm packages, 5 reads + 2 KB answer)",
+    run: () => clisBench(),
   },
   "peers-scaling": {
     title: "peers 5: scaling (transcript growth, 1-char-chunk arguments, 2 MiB tool result)",

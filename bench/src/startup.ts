@@ -14,6 +14,7 @@ const BUILD = fileURLToPath(new URL("../../packages/cli/scripts/build.mjs", impo
 
 const CASES: Record<string, string[]> = {
   "node -e 0": ["-e", "0"],
+  "node -e ''": ["-e", ""],
   "tern --version": [TERN_JS, "--version"],
   "tern --help": [TERN_JS, "--help"],
 };

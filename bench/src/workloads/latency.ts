@@ -17,7 +17,14 @@ import {
 } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { percentile } from "./stats.js";
-import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
+import {
+  FIRST_CEILING_MS,
+  metricOf,
+  type Outcomes,
+  runSuite,
+  selectedRuntimes,
+  statusRows,
+} from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase, PhaseContext } from "./worker.js";
 
@@ -81,7 +88,7 @@ export const PHASES: Record<string, Phase> = {
 
 export async function latencyBench(): Promise<Rows> {
   const rounds = await runSuite("latency", RUNTIMES, [
-    { phase: "stream", expectedRuns: MEASURED_RUNS + 1, timeoutMs: 90_000 },
+    { phase: "stream", expectedRuns: MEASURED_RUNS + 1, firstCeilingMs: FIRST_CEILING_MS },
   ]);
   return sideBySideRounds(RUNTIMES, rounds.map(latencyRows));
 }

@@ -9,7 +9,14 @@ import { WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { checkedRun } from "./loop.js";
 import { timed } from "./stats.js";
-import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
+import {
+  FIRST_CEILING_MS,
+  metricOf,
+  type Outcomes,
+  runSuite,
+  selectedRuntimes,
+  statusRows,
+} from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase } from "./worker.js";
 
@@ -39,7 +46,7 @@ export const PHASES: Record<string, Phase> = {
 
 export async function manyToolsBench(): Promise<Rows> {
   const rounds = await runSuite("tools", RUNTIMES, [
-    { phase: "task", expectedRuns: RUNS, timeoutMs: 60_000 },
+    { phase: "task", expectedRuns: RUNS, firstCeilingMs: FIRST_CEILING_MS },
   ]);
   return sideBySideRounds(
     RUNTIMES,
@@ -58,7 +65,7 @@ const IMPERFECT_RUNTIMES = selectedRuntimes(["baseline", "tern-select", "vercel-
  */
 export async function manyToolsImperfectBench(): Promise<Rows> {
   const rounds = await runSuite("tools-imperfect", IMPERFECT_RUNTIMES, [
-    { phase: "task", expectedRuns: RUNS, timeoutMs: 60_000 },
+    { phase: "task", expectedRuns: RUNS, firstCeilingMs: FIRST_CEILING_MS },
   ]);
   return sideBySideRounds(
     IMPERFECT_RUNTIMES,

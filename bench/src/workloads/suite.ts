@@ -4,19 +4,35 @@
 // their median and range). After each round it checks the server's counts: every run completed,
 // nothing rejected, and the same tool-result digest as every other runtime in the phase (same
 // run ids, same results, so the same work). A runtime that fails a check is reported as such,
-// with the reason printed and kept in the notes row.
+// with the reason printed and kept in the notes row. A worker's time limit follows the pace of
+// its own earlier rounds (pace.ts), and every round's outcomes are written to
+// bench/results/partial-<workload>.json as soon as the round ends, so a crash late in a long run
+// keeps what was measured.
 
+import { mkdirSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { RUNTIMES, type RuntimeId } from "../peers/runtimes.js";
 import type { WorkloadId } from "../peers/script.js";
 import { type Metrics, progress, runWorker, startServer, type WorkerOutcome } from "./harness.js";
+import { Pace } from "./pace.js";
 import type { MetricRow } from "./table.js";
 
 export interface PhaseSpec {
   phase: string;
   /** Runs the server must see completed (warm-up included). */
   expectedRuns: number;
-  timeoutMs: number;
+  /** The worker's limit in its first round; later rounds get PACE_FACTOR x its median so far. */
+  firstCeilingMs: number;
 }
+
+/** Later rounds' limit: this many times the median of the row's earlier rounds, at least 30 s. */
+export const PACE_FACTOR = 4;
+const PACE_FLOOR_MS = 30_000;
+/** The first round's ceiling for every phase: generous, since nothing is known of the pace yet. */
+export const FIRST_CEILING_MS = 600_000;
+/** A row that ran out of time this often is not run again (marked as such), so it costs no more. */
+const MAX_TIMEOUTS = 2;
+const PARTIAL_DIR = fileURLToPath(new URL("../../results/", import.meta.url));
 
 /** One round's outcomes, by runtime and phase. */
 export type Outcomes = Partial<Record<RuntimeId, Record<string, WorkerOutcome>>>;
@@ -38,6 +54,8 @@ export async function runSuite(
 ): Promise<Outcomes[]> {
   const server = await startServer();
   const all: Outcomes[] = [];
+  const pace = new Pace({ factor: PACE_FACTOR, floorMs: PACE_FLOOR_MS });
+  const timeouts = new Map<string, number>();
   try {
     for (let round = 0; round < rounds; round++) {
       const outcomes: Outcomes = {};
@@ -46,7 +64,25 @@ export async function runSuite(
         for (const spec of phases) {
           const started = Date.now();
           const args = { workload, runtime: id, phase: spec.phase, round };
-          const result = check(await runWorker(server, args, spec.timeoutMs), spec);
+          const key = `${id}/${spec.phase}`;
+          const limit = pace.limit(key, spec.firstCeilingMs);
+          const skip = (timeouts.get(key) ?? 0) >= MAX_TIMEOUTS;
+          const result: WorkerOutcome = skip
+            ? {
+                ok: false,
+                status: "timeout",
+                error: `not run: hit its limit in ${MAX_TIMEOUTS} earlier rounds`,
+              }
+            : await runWorker(server, args, limit).then(
+                (outcome) => check(outcome, spec),
+                (error: unknown): WorkerOutcome => ({
+                  ok: false,
+                  status: "failed",
+                  error: `bench: ${(error as Error).message}`,
+                }),
+              );
+          if (result.ok) pace.record(key, Date.now() - started);
+          else if (result.status === "timeout" && !skip) timeouts.set(key, (timeouts.get(key) ?? 0) + 1);
           outcomes[id][spec.phase] = result;
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           progress(
@@ -56,11 +92,25 @@ export async function runSuite(
       }
       for (const spec of phases) sameWork(outcomes, runtimes, spec.phase);
       all.push(outcomes);
+      savePartial(workload, all);
     }
   } finally {
     server.close();
   }
   return all;
+}
+
+/** Every finished round so far, raw, for a run that does not reach its tables. */
+function savePartial(workload: WorkloadId, all: Outcomes[], dir = PARTIAL_DIR): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      `${dir}partial-${workload}.json`,
+      `${JSON.stringify({ workload, date: new Date().toISOString(), rounds: all }, null, 2)}\n`,
+    );
+  } catch (error) {
+    progress(`could not write partial results: ${(error as Error).message}`);
+  }
 }
 
 function check(outcome: WorkerOutcome, spec: PhaseSpec): WorkerOutcome {

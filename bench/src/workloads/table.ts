@@ -64,7 +64,7 @@ export function median(values: number[]): number {
 }
 
 /** `median [min-max]` of a row's per-round numbers; statuses counted next to them. */
-function spread(values: Cell[], digits: number, suffix = ""): string | number {
+export function spread(values: Cell[], digits: number, suffix = ""): string | number {
   const numbers = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
   const others = new Map<string, number>();
   for (const v of values)
@@ -89,6 +89,23 @@ function tally(values: Cell[]): string {
 }
 
 /**
+ * Rows matched across rounds by their metric name, not their position: a round may have rows
+ * another lacks (a `why` row when something failed, a workload that died). Rows come in the
+ * order they first appear; a round without a row gets it with no values, shown as `-`.
+ */
+export function alignRounds(rounds: MetricRow[][]): { template: MetricRow; perRound: MetricRow[] }[] {
+  const templates = new Map<string, MetricRow>();
+  for (const round of rounds)
+    for (const row of round) if (!templates.has(row.metric)) templates.set(row.metric, row);
+  return [...templates.values()].map((template) => ({
+    template,
+    perRound: rounds.map(
+      (round) => round.find((row) => row.metric === template.metric) ?? { ...template, values: {} },
+    ),
+  }));
+}
+
+/**
  * The interleaved form of `sideBySide`: `rounds[r]` holds round r's rows (the same rows every
  * round). Each runtime's cell is the median of its per-round figures with their range; each
  * ratio is computed within a round (tern against that round's best peer or baseline) and
@@ -106,8 +123,7 @@ export function sideBySideRounds(
   const peers = runtimes.filter((id) => RUNTIMES[id].peer);
   const measured = subjects.filter((id) => runtimes.includes(id));
   const missing = new Map<string, Set<number>>();
-  const rows: Rows = (rounds[0] ?? []).map((template, i) => {
-    const perRound = rounds.map((round) => round[i]!);
+  const rows: Rows = alignRounds(rounds).map(({ template, perRound }) => {
     const out: Record<string, string | number> = { metric: template.metric };
     const digits = template.digits ?? 1;
     const numeric = perRound.some((row) => Object.values(row.values).some((v) => typeof v === "number"));
