@@ -73,6 +73,7 @@ export {
   emptyUsageFold,
   foldUsageLine,
   type UsageBucket,
+  type UsageCounts,
   type UsageFold,
   usageFoldOf,
 } from "./usage-fold.js";

@@ -7,19 +7,23 @@
 // nothing, and only one that straddles it has to be read again.
 import type { EventEntry } from "./types.js";
 
-export interface UsageBucket {
-  /** YYYY-MM-DD of the call's end (UTC), or "unknown" for an event without a timestamp. */
-  day: string;
-  provider: string;
-  model: string;
-  purpose: string;
+/** Token counts and cost of some model calls: a bucket's, or a usage report row's. */
+export interface UsageCounts {
   calls: number;
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
-  /** The sum of every call's usage.cost.total. */
+  /** USD: in a bucket the sum of every call's usage.cost.total. */
   cost: number;
+}
+
+export interface UsageBucket extends UsageCounts {
+  /** YYYY-MM-DD of the call's end (UTC), or "unknown" for an event without a timestamp. */
+  day: string;
+  provider: string;
+  model: string;
+  purpose: string;
   /** Calls whose own cost was above 0, and their sum: what counts when the model has no known price. */
   costedCalls: number;
   costedCost: number;

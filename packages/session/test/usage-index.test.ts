@@ -4,22 +4,16 @@
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FileSessionStore } from "../src/file-store.js";
+import { describe, expect, it } from "vitest";
+import type { FileSessionStore } from "../src/file-store.js";
 import { INDEX_FILE } from "../src/session-index.js";
 import { usageFoldOf } from "../src/usage-fold.js";
-import { deterministic, tempHome, user } from "./support/helpers.js";
+import { deterministic, user } from "./support/helpers.js";
 import { spawnTs, waitForLine } from "./support/spawn.js";
+import { storePerTest } from "./support/store-per-test.js";
 import { callEnd } from "./support/usage-events.js";
 
-let home: ReturnType<typeof tempHome>;
-let store: FileSessionStore;
-
-beforeEach(() => {
-  home = tempHome();
-  store = new FileSessionStore({ home: home.home, ...deterministic() });
-});
-afterEach(() => home.cleanup());
+const t = storePerTest(deterministic);
 
 /** What a full read gives: each session loaded and its stored events folded. */
 async function fullRead(target: FileSessionStore) {
@@ -35,7 +29,7 @@ async function fromIndex(target: FileSessionStore) {
 }
 
 async function sessionWithCalls(cwd = "/a") {
-  const session = await store.create({ cwd });
+  const session = await t.store.create({ cwd });
   session.appendMessage(user("question"));
   session.appendEvent(callEnd("m1", { input: 100, output: 20, cost: 0.5 }));
   session.appendEvent(callEnd("m2", { input: 7, output: 3, cost: 0 }, "title"));
@@ -47,12 +41,12 @@ describe("usage in the session index", () => {
   it("equals the full read, and folds calls appended after indexing", async () => {
     const { id, path } = await sessionWithCalls();
     await sessionWithCalls("/b");
-    expect(await fromIndex(store)).toEqual(await fullRead(store));
+    expect(await fromIndex(t.store)).toEqual(await fullRead(t.store));
     expect(readFileSync(join(dirname(path!), INDEX_FILE), "utf8")).toContain('"buckets"');
-    const again = await store.open(id);
+    const again = await t.store.open(id);
     again.appendEvent(callEnd("m1", { input: 1, output: 1, cost: 0.25 }));
     await again.close();
-    const [indexed, full] = [await fromIndex(store), await fullRead(store)];
+    const [indexed, full] = [await fromIndex(t.store), await fullRead(t.store)];
     expect(indexed).toEqual(full);
     expect((indexed[id] as { buckets: { calls: number }[] }).buckets[0]!.calls).toBe(2);
   });
@@ -60,17 +54,17 @@ describe("usage in the session index", () => {
   it("rebuilds a missing or corrupt index, and re-reads a session file edited after indexing", async () => {
     const { path } = await sessionWithCalls();
     const index = join(dirname(path!), INDEX_FILE);
-    const truth = await fullRead(store);
-    await store.usage();
+    const truth = await fullRead(t.store);
+    await t.store.usage();
     rmSync(index);
-    expect(await fromIndex(store)).toEqual(truth);
+    expect(await fromIndex(t.store)).toEqual(truth);
     writeFileSync(index, '{"version":2,"files":{"torn');
-    expect(await fromIndex(store)).toEqual(truth);
+    expect(await fromIndex(t.store)).toEqual(truth);
     const indexed = JSON.parse(readFileSync(index, "utf8"));
     for (const record of Object.values(indexed.files) as { usage: { buckets: unknown } }[])
       record.usage.buckets = "lots";
     writeFileSync(index, JSON.stringify(indexed));
-    expect(await fromIndex(store)).toEqual(truth);
+    expect(await fromIndex(t.store)).toEqual(truth);
     // Rewritten in place (shorter: the first two calls' lines gone), the file is read again.
     const lines = readFileSync(path!, "utf8").split("\n");
     writeFileSync(
@@ -78,17 +72,17 @@ describe("usage in the session index", () => {
       `${lines.filter((line) => !line.includes('"seq":1,') && !line.includes('"seq":2,')).join("\n")}`,
     );
     appendFileSync(path!, "");
-    expect(await fromIndex(store)).toEqual(await fullRead(store));
-    expect(Object.values(await fromIndex(store))).toEqual([{ buckets: [] }]);
+    expect(await fromIndex(t.store)).toEqual(await fullRead(t.store));
+    expect(Object.values(await fromIndex(t.store))).toEqual([{ buckets: [] }]);
   });
 
   it("loses no session when two processes write and index one directory at once", async () => {
     const child = fileURLToPath(new URL("./support/index-writer.ts", import.meta.url));
-    const writers = ["x", "y"].map((prefix) => spawnTs(child, [home.home, "/shared", prefix, "12"]));
+    const writers = ["x", "y"].map((prefix) => spawnTs(child, [t.home, "/shared", prefix, "12"]));
     await Promise.all(writers.map((writer) => waitForLine(writer, "done")));
-    const indexed = await store.usage({ cwd: "/shared" });
+    const indexed = await t.store.usage({ cwd: "/shared" });
     expect(indexed).toHaveLength(24);
-    expect(await fromIndex(store)).toEqual(await fullRead(store));
+    expect(await fromIndex(t.store)).toEqual(await fullRead(t.store));
     // And the index each child left names every file: a fresh list reads none of them again.
     const names = Object.keys(
       JSON.parse(readFileSync(join(dirname(indexed[0]!.summary.path!), INDEX_FILE), "utf8")).files,

@@ -5,24 +5,23 @@
 // Cost is the event's own (priced when the call was made), but only for calls whose model has a
 // known price: a model outside the catalog and config.json is priced at 0 by the runtime, and
 // reporting that as $0 would be a lie.
-import { type EventEntry, type UsageBucket, type UsageFold, usageFoldOf } from "@tern/session";
+import {
+  type EventEntry,
+  type UsageBucket,
+  type UsageCounts,
+  type UsageFold,
+  usageFoldOf,
+} from "@tern/session";
 
 export const USAGE_GROUPINGS = ["model", "day", "session", "purpose"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
-export interface UsageRow {
+export interface UsageRow extends UsageCounts {
   /** provider/model, YYYY-MM-DD (UTC), the session id, or the call's purpose. */
   key: string;
   /** The session's title, for rows of `--by session`. */
   title?: string;
-  calls: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** USD over the priced calls. */
-  cost: number;
-  /** Calls whose model has no known price: their cost is unknown, not 0. */
+  /** Calls whose model has no known price: their cost is unknown, not 0 (`cost` is over the others). */
   unpricedCalls: number;
 }
 
