@@ -1,13 +1,14 @@
 // Session listing: 1,000 sessions of about 164 KB each (the issue's case), listed through the
 // store (cold: no index yet; warm: the index is up to date; after one session grew) and through
-// the CLI (`tern sessions ls --all` in a fresh process, the figure a user waits for), next to a
-// floor of `node` starting and exiting. Interleaved: each round runs every case once.
+// the CLI (`tern sessions ls --all` and `tern usage` in a fresh process, the figures a user waits
+// for), next to a floor of `node` starting and exiting: wall time, and the CPU time (user + system)
+// /usr/bin/time reports for the child. Interleaved: each round runs every case once.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { FileSessionStore } from "@tern/session";
+import { FileSessionStore, type PersistedEvent } from "@tern/session";
 import { round } from "./measure.js";
 import { message } from "./session.js";
 import { median } from "./workloads/table.js";
@@ -25,28 +26,37 @@ async function fill(home: string): Promise<number> {
   for (let s = 0; s < SESSIONS; s++) {
     const session = await store.create({ cwd: `/bench/project-${s % 10}` });
     for (const m of messages) session.appendMessage(m);
+    for (let call = 0; call < 2; call++) session.appendEvent(modelCallEnd(call));
     await session.close();
     bytes += statSync(session.path!).size;
   }
   return bytes / SESSIONS / 1024;
 }
 
-function timedMs(work: () => void): number {
-  const start = performance.now();
-  work();
-  return performance.now() - start;
+/** A model call's end as the runtime persists it: what `tern usage` adds up. */
+function modelCallEnd(call: number): PersistedEvent {
+  const usage = { input: 1000 + call, output: 200, cacheRead: 0, cacheWrite: 0, totalTokens: 1200 + call };
+  return {
+    type: "model_call_end",
+    provider: "openai",
+    model: "gpt-4.1-mini",
+    purpose: "turn",
+    usage: { ...usage, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0.001 } },
+  } as unknown as PersistedEvent;
 }
 
-function cli(home: string, args: string[]): number {
+/** Wall ms and CPU ms (user + system, from /usr/bin/time) of one fresh `node` child. */
+function cli(home: string, args: string[]): { wall: number; cpu: number } {
   const start = performance.now();
-  const result = spawnSync(process.execPath, args, {
+  const result = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", process.execPath, ...args], {
     env: { ...process.env, TERN_HOME: home },
     encoding: "utf8",
   });
-  const ms = performance.now() - start;
+  const wall = performance.now() - start;
   if (result.status !== 0)
     throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr.slice(0, 200)}`);
-  return ms;
+  const [, user, system] = /cpu (\S+) (\S+)\s*$/.exec(result.stderr) ?? [];
+  return { wall, cpu: (Number(user) + Number(system)) * 1000 };
 }
 
 export async function sessionListBench(): Promise<Record<string, string | number>[]> {
@@ -60,8 +70,9 @@ export async function sessionListBench(): Promise<Record<string, string | number
     const cold = performance.now() - coldStart;
     const warm: number[] = [];
     const grown: number[] = [];
-    const cliLs: number[] = [];
-    const floor: number[] = [];
+    const cliLs: { wall: number; cpu: number }[] = [];
+    const cliUsage: { wall: number; cpu: number }[] = [];
+    const floor: { wall: number; cpu: number }[] = [];
     const hasCli = existsSync(CLI);
     const writer = new FileSessionStore({ home, fsync: "never" });
     const [first] = await listAll();
@@ -77,7 +88,8 @@ export async function sessionListBench(): Promise<Record<string, string | number
       grown.push(performance.now() - start);
       if (hasCli) {
         cliLs.push(cli(home, [CLI, "sessions", "ls", "--all"]));
-        floor.push(timedMs(() => cli(home, ["-e", ""])));
+        cliUsage.push(cli(home, [CLI, "usage"]));
+        floor.push(cli(home, ["-e", ""]));
       }
     }
     const spread = (values: number[]) =>
@@ -94,8 +106,12 @@ export async function sessionListBench(): Promise<Record<string, string | number
       row("store.list(), cold (builds the index)", round(cold, 1)),
       row("store.list(), warm (index up to date)", spread(warm)),
       row("store.list(), after one session grew", spread(grown)),
-      row("`tern sessions ls --all` (fresh process)", spread(cliLs)),
-      row("  floor: `node -e ''` (fresh process)", spread(floor)),
+      row("`tern sessions ls --all` (fresh process), wall", spread(cliLs.map((s) => s.wall))),
+      row("`tern usage` (fresh process), wall", spread(cliUsage.map((s) => s.wall))),
+      row("  floor: `node -e ''` (fresh process), wall", spread(floor.map((s) => s.wall))),
+      row("`tern sessions ls --all`, CPU ms", spread(cliLs.map((s) => s.cpu))),
+      row("`tern usage`, CPU ms", spread(cliUsage.map((s) => s.cpu))),
+      row("  floor: `node -e ''`, CPU ms", spread(floor.map((s) => s.cpu))),
     ];
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -1,18 +1,36 @@
 #!/usr/bin/env node
 // Bundles the `tern` command into packages/cli/dist with esbuild:
 //   dist/tern.js      the entry: argument fast paths (--version, --help), nothing heavy
-//   dist/tern-app.js  everything else, imported by tern.js only when a command needs it
-//   dist/tern-otel.js the OpenTelemetry SDK and OTLP exporters, imported by tern-app.js only when
-//                     an OTEL_EXPORTER_OTLP_*ENDPOINT is set (a megabyte nobody else parses)
+//   dist/tern-app.js  the command table, imported by tern.js only when a command needs it
+//   dist/chunks/      everything else, split by esbuild at each dynamic import(): one chunk per
+//                     command and per heavy feature (PostgreSQL, MCP SDK, the TUI's Markdown, …),
+//                     so a command parses only what it reaches. Names carry a content hash.
+//   dist/tern-otel.js the OpenTelemetry SDK and OTLP exporters, imported only when an
+//                     OTEL_EXPORTER_OTLP_*ENDPOINT is set
 //   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
-//   dist/web/         the page `tern serve` serves at / (@tern/web's build)
+//   dist/web/         the page `tern serve` serves at / (@tern/web's build), read from disk on request
+//   dist/.meta.json   esbuild's metafile, for `node packages/cli/scripts/bundle-report.mjs`
 // The bundles hold every dependency: the package installs with nothing to download.
-// Each file is written to a temporary name and renamed, so a test process that runs `tern` while
-// another one rebuilds never reads half a file. `--if-stale` skips the build when the bundle is
-// newer than every source file of the workspace packages.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+// A rebuild never leaves a running `tern` half a file or a missing chunk: chunks are immutable
+// (a changed chunk gets a new hashed name) and are written first, then each entry is written to a
+// temporary name and renamed over the old one. Chunks no build references any more are removed
+// only once they are an hour old, so a process that loaded the previous tern-app.js can still
+// import the chunks it names. `--if-stale` skips the build when the bundle is newer than every
+// source file of the workspace packages.
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rewriteBarrelImports } from "./barrel-imports.mjs";
 
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(cliDir);
@@ -22,6 +40,10 @@ const outputs = {
   app: join(distDir, "tern-app.js"),
   otel: join(distDir, "tern-otel.js"),
 };
+const chunksDir = join(distDir, "chunks");
+export const METAFILE = join(distDir, ".meta.json");
+/** An unreferenced chunk younger than this may still be imported by a process started before. */
+const STALE_CHUNK_AGE_MS = 60 * 60 * 1000;
 const EXAMPLES = ["stats-bug"];
 const examplesDir = join(dirname(packagesDir), "examples");
 
@@ -70,13 +92,53 @@ const appAsExternal = {
   },
 };
 
-// tracing.ts imports "./otel-sdk.js" only when tracing is on; in the bundle that is tern-otel.js.
-const otelAsExternal = {
-  name: "tern-otel-external",
+// cosmiconfig (graphile-config's config-file loader) requires the TypeScript compiler, 10 MB, to
+// read a graphile.config.ts. tern never reads one: it hands graphile-worker its options in code.
+const noTypeScript = {
+  name: "no-typescript",
   setup(build) {
-    build.onResolve({ filter: /^\.\/otel-sdk\.js$/ }, () => ({ path: "./tern-otel.js", external: true }));
+    build.onResolve({ filter: /^typescript$/ }, () => ({ path: "typescript", namespace: "no-typescript" }));
+    build.onLoad({ filter: /.*/, namespace: "no-typescript" }, () => ({
+      contents:
+        'throw new Error("tern does not bundle the TypeScript compiler: a graphile.config.ts cannot be loaded");',
+      loader: "js",
+    }));
   },
 };
+
+// Our own modules run nothing at import time that another module needs (a provider registers
+// itself in the module that exports it; the sandbox's exit hook lives with createSandbox), so a
+// module none of whose exports a chunk uses is left out of it. Without this, importing one name
+// from a package's index.ts drags the whole package (and its zod schemas) into every command.
+const WORKSPACE_SOURCE = /[\\/]packages[\\/][^\\/]+[\\/]src[\\/]/;
+const WORKSPACE_SOURCE_FILE = /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.tsx?$/;
+const workspaceWithoutSideEffects = {
+  name: "workspace-without-side-effects",
+  setup(build) {
+    build.onResolve({ filter: /^(@tern\/|\.)/ }, async (args) => {
+      if (args.pluginData === workspaceWithoutSideEffects || args.kind === "entry-point") return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: workspaceWithoutSideEffects,
+      });
+      if (resolved.errors.length > 0 || !WORKSPACE_SOURCE.test(resolved.path)) return undefined;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
+/** Removes the chunks this build did not write once they are older than STALE_CHUNK_AGE_MS. */
+function pruneChunks(written, now = Date.now()) {
+  for (const name of readdirSync(chunksDir)) {
+    const path = join(chunksDir, name);
+    if (written.has(path)) continue;
+    try {
+      if (now - statSync(path).mtimeMs > STALE_CHUNK_AGE_MS) rmSync(path, { force: true });
+    } catch {}
+  }
+}
 
 /**
  * Copies each example under dist/examples, file by file through a temporary name, so a demo
@@ -101,20 +163,46 @@ function copyExamples() {
 // Our sources load a few heavy CommonJS packages on first use with createRequire (mvdan-sh's parser
 // takes a few hundred ms to load). In the bundle that call becomes a plain require(), which esbuild
 // bundles and still runs lazily at the call site: the installed package has no node_modules.
+// The same pass points imports from a workspace package's index at the declaring module
+// (barrel-imports.mjs), so each command's chunks hold what it uses, not whole packages.
 const LAZY_REQUIRE = "createRequire(import.meta.url)(";
-const lazyRequireBundled = {
-  name: "lazy-require-bundled",
+const indexOf = (pkg) => {
+  const index = join(packagesDir, pkg.slice("@tern/".length), "src", "index.ts");
+  return existsSync(index) ? index : undefined;
+};
+const workspaceSources = {
+  name: "workspace-sources",
   setup(build) {
-    build.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, (args) => {
+    const exportsCache = new Map();
+    build.onLoad({ filter: WORKSPACE_SOURCE_FILE }, (args) => {
       const source = readFileSync(args.path, "utf8");
-      if (!source.includes(LAZY_REQUIRE)) return undefined;
-      return { contents: source.replaceAll(LAZY_REQUIRE, "require("), loader: "ts" };
+      const contents = rewriteBarrelImports(
+        source.replaceAll(LAZY_REQUIRE, "require("),
+        indexOf,
+        exportsCache,
+      );
+      return { contents, loader: args.path.endsWith(".tsx") ? "tsx" : "ts" };
     });
+  },
+};
+
+// mvdan-sh (the shell parser behind permission rules, 3 MB of generated code) is required lazily
+// at its first use; bundled into the chunk that calls it, every command that could check a rule
+// would read it at start. It goes to its own file beside the chunks and is required from there.
+const VENDORED = { "mvdan-sh": "mvdan-sh.cjs" };
+const vendoredAsFiles = {
+  name: "vendored-as-files",
+  setup(build) {
+    build.onResolve({ filter: /^mvdan-sh$/ }, (args) =>
+      args.kind === "require-call" ? { path: `./${VENDORED[args.path]}`, external: true } : undefined,
+    );
   },
 };
 
 const REQUIRE_BANNER =
   'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);';
+
+const isChunk = (file) => file.path.startsWith(`${chunksDir}/`);
 
 export async function build({ ifStale = false, quiet = false } = {}) {
   if (ifStale && !isStale()) return false;
@@ -131,7 +219,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     legalComments: "none",
   };
   const { buildWeb } = await import("../../web/scripts/build.mjs");
-  const [main, app, otel] = await Promise.all([
+  const [main, app, ...vendored] = await Promise.all([
     esbuild.build({
       ...common,
       entryPoints: [join(cliDir, "src/main.ts")],
@@ -141,33 +229,53 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     }),
     esbuild.build({
       ...common,
-      entryPoints: [join(cliDir, "src/app.ts")],
-      outfile: outputs.app,
-      plugins: [lazyRequireBundled, otelAsExternal],
+      entryPoints: {
+        "tern-app": join(cliDir, "src/app.ts"),
+        "tern-otel": join(cliDir, "src/runtime/otel-sdk.ts"),
+      },
+      outdir: distDir,
+      splitting: true,
+      entryNames: "[name]",
+      chunkNames: "chunks/[name]-[hash]",
+      metafile: true,
+      plugins: [workspaceWithoutSideEffects, workspaceSources, vendoredAsFiles, noTypeScript],
       // Bundled CommonJS dependencies call require() for Node built-ins.
       banner: { js: REQUIRE_BANNER },
     }),
-    esbuild.build({
-      ...common,
-      entryPoints: [join(cliDir, "src/runtime/otel-sdk.ts")],
-      outfile: outputs.otel,
-      banner: { js: REQUIRE_BANNER },
-    }),
+    ...Object.entries(VENDORED).map(([name, file]) =>
+      esbuild.build({
+        ...common,
+        entryPoints: [createRequire(import.meta.url).resolve(name)],
+        format: "cjs",
+        outfile: join(chunksDir, file),
+      }),
+    ),
   ]);
-  mkdirSync(distDir, { recursive: true });
-  // Dependencies first: a new file must never find an older one it imports missing an export.
-  for (const result of [otel, app, main]) {
-    for (const file of result.outputFiles) {
-      const temp = `${file.path}.${process.pid}.tmp`;
-      writeFileSync(temp, file.contents, { mode: 0o755 });
-      renameSync(temp, file.path);
-    }
-  }
+  // A require("./mvdan-sh.cjs") resolves beside the file that makes it: that must be a chunk.
+  for (const file of app.outputFiles)
+    for (const vendoredFile of Object.values(VENDORED))
+      if (!isChunk(file) && file.text.includes(`"./${vendoredFile}"`))
+        throw new Error(`${file.path} requires ./${vendoredFile}, which lives in ${chunksDir}`);
+  mkdirSync(chunksDir, { recursive: true });
+  const written = new Set();
+  const write = (file) => {
+    const temp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(temp, file.contents, { mode: 0o755 });
+    renameSync(temp, file.path);
+    written.add(file.path);
+  };
+  // Dependencies first: a new file must never find a chunk it imports missing.
+  for (const result of vendored) for (const file of result.outputFiles) write(file);
+  for (const file of app.outputFiles.filter(isChunk)) write(file);
+  for (const file of app.outputFiles.filter((file) => !isChunk(file))) write(file);
+  for (const file of main.outputFiles) write(file);
+  write({ path: METAFILE, contents: JSON.stringify(app.metafile) });
+  pruneChunks(written);
   copyExamples();
   await buildWeb(join(distDir, "web"));
   if (!quiet)
     process.stderr.write(
-      `built ${outputs.main}, ${outputs.app}, ${outputs.otel} and ${join(distDir, "web")}\n`,
+      `built ${outputs.main}, ${outputs.app}, ${chunksDir}/, ${outputs.otel} and ${join(distDir, "web")}\n`,
     );
   return true;
 }

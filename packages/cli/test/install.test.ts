@@ -41,12 +41,19 @@ it(
         "dist/tern.js",
         "dist/tern-app.js",
         "dist/tern-otel.js",
+        "dist/chunks/mvdan-sh.cjs",
         "dist/examples/stats-bug/package.json",
         "dist/examples/stats-bug/src/stats.js",
         "dist/web/index.html",
       ]),
     );
     expect(files.filter((path) => path.startsWith("src/") || path.startsWith("test/"))).toEqual([]);
+    // Every chunk the build wrote ships: a missing one would fail only the command that loads it.
+    const metafile = JSON.parse(
+      readFileSync(join(REPO_ROOT, "packages", "cli", "dist", ".meta.json"), "utf8"),
+    );
+    const written = Object.keys(metafile.outputs).map((path) => path.replace(/^packages\/cli\//, ""));
+    expect(files).toEqual(expect.arrayContaining(written));
 
     // --offline: any dependency to download would fail the install.
     const tarball = join(scratch, manifest!.filename);

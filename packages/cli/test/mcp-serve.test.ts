@@ -2,11 +2,12 @@
 // over stdio, lists its tool and calls it against a scripted model on loopback. The answer comes
 // back with progress notifications on the way; the flags are a ceiling the call cannot lift; a
 // workspace outside the allowed roots and a bad argument are the call's errors.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { faultServer, nodeServer } from "../../mcp/test/support/servers.js";
 import {
   contentText,
   type LoopbackServer,
@@ -29,13 +30,18 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function connect(args: string[]) {
+async function connect(
+  args: string[],
+  prepareHome: (home: string) => void = () => {},
+  extraEnv: Record<string, string> = {},
+) {
   const home = tempDir();
   const work = tempDir();
+  prepareHome(home);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [TERN_JS, "mcp", "serve", "--cwd", work, ...args],
-    env: scriptedModelEnv(model!, { TERN_HOME: home }) as Record<string, string>,
+    env: scriptedModelEnv(model!, { TERN_HOME: home, ...extraEnv }) as Record<string, string>,
     stderr: "pipe",
   });
   client = new Client({ name: "tern-test", version: "1.0.0" });
@@ -50,6 +56,26 @@ type TextResult = {
 };
 
 describe("tern mcp serve", () => {
+  it("answers initialize and tools/list while a configured MCP server hangs at start", async () => {
+    // The MCP servers of the workspace start with a task's runtime, never before the host's first
+    // request: a server that never comes up cannot hold `initialize` back. No clock is involved:
+    // with MCP_TIMEOUT at ten minutes, answers that waited for the hanging server would come after
+    // the test's own ceiling.
+    model = await startLoopbackServer([]);
+    const { client } = await connect(
+      [],
+      (home) =>
+        writeFileSync(
+          join(home, "mcp.json"),
+          JSON.stringify({ mcpServers: { stuck: nodeServer(faultServer, ["hang"]) } }),
+        ),
+      { MCP_TIMEOUT: "600000" },
+    );
+    expect(client.getServerVersion()?.name).toBe("tern");
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["run_task"]);
+  });
+
   it("runs a task in the workspace and returns the answer, with progress", async () => {
     model = await startLoopbackServer([
       toolReply([{ name: "write", args: { path: "hello.txt", content: "hi\n" } }]),

@@ -38,6 +38,36 @@ it("prints the version and help without loading the runtime", async () => {
   expect(command.stderr).toMatch(/tern-app\.js/);
 });
 
+it("no command loads a chunk over 4096 KB, and `sessions ls` loads no agent runtime", async () => {
+  // Sizes in bytes, not times: a dependency that slips back into every command fails here.
+  const { loadReport } = await import("../scripts/bundle-report.mjs");
+  const dist = join(TERN_JS, "..");
+  const metafile = JSON.parse(readFileSync(join(dist, ".meta.json"), "utf8"));
+  const rows = loadReport(metafile) as {
+    module: string;
+    largestFile: number;
+    heaviest: { name: string }[];
+  }[];
+  const chunkBytesCeiling = 4096 * 1024;
+  const commands = rows.filter((row) => row.module.includes("/src/commands/"));
+  expect(commands.map((row) => row.module)).toEqual(
+    expect.arrayContaining(["packages/cli/src/commands/run.ts", "packages/cli/src/commands/sessions.ts"]),
+  );
+  for (const row of rows)
+    expect({ [row.module]: row.largestFile < chunkBytesCeiling }).toEqual({ [row.module]: true });
+  // Every file this build wrote (older chunks may linger for processes that started before it).
+  const outputs = Object.entries(metafile.outputs as Record<string, { bytes: number }>);
+  for (const [path, { bytes }] of outputs)
+    expect({ [path]: bytes < chunkBytesCeiling }).toEqual({ [path]: true });
+  expect(statSync(join(dist, "chunks", "mvdan-sh.cjs")).size).toBeLessThan(chunkBytesCeiling);
+  // The command table is small: each command is a chunk of its own.
+  expect(statSync(join(dist, "tern-app.js")).size).toBeLessThan(20_000);
+  const sessions = rows.find((row) => row.module === "packages/cli/src/commands/sessions.ts")!;
+  const heavy = sessions.heaviest.map((entry) => entry.name);
+  for (const absent of ["highlight.js", "mvdan-sh", "@modelcontextprotocol/sdk", "pg", "turndown"])
+    expect(heavy).not.toContain(absent);
+});
+
 it("an unknown command is bad usage with a suggestion", async () => {
   const result = await runTern(["chta"], { env: ternEnv() });
   expect(result.code).toBe(2);

@@ -15,7 +15,7 @@ import {
 import { forkSession } from "./fork.js";
 import { clearStaleLock, liveLockOwner } from "./lock.js";
 import type { Session } from "./session.js";
-import { listSessionDirectory } from "./session-index.js";
+import { indexSessionDirectory, type SessionUsage } from "./session-index.js";
 import type {
   CreateSessionOptions,
   ForkOptions,
@@ -88,16 +88,24 @@ export class FileSessionStore implements SessionStore {
   }
 
   async list(filter: { cwd?: string } = {}): Promise<SessionSummary[]> {
+    return (await this.usage(filter)).map(({ summary }) => summary);
+  }
+
+  /**
+   * Like `list`, with each session's model-call usage from the index (`tern usage`): no file is
+   * read unless it changed since it was last indexed. `usage` is absent for an unreadable file.
+   */
+  async usage(filter: { cwd?: string } = {}): Promise<SessionUsage[]> {
     const dirs = filter.cwd !== undefined ? [encodeCwd(resolve(filter.cwd))] : this.directories();
-    const out: SessionSummary[] = [];
+    const out: SessionUsage[] = [];
     for (const dir of dirs) {
       // The directory's index has each file's summary; only new or grown files are read.
-      for (const summary of listSessionDirectory(join(this.root, dir))) {
-        if (summary.path) this.paths.set(summary.id, summary.path);
-        out.push(summary);
+      for (const entry of indexSessionDirectory(join(this.root, dir))) {
+        if (entry.summary.path) this.paths.set(entry.summary.id, entry.summary.path);
+        out.push(entry);
       }
     }
-    return out.sort((a, b) => b.updated.localeCompare(a.updated));
+    return out.sort((a, b) => b.summary.updated.localeCompare(a.summary.updated));
   }
 
   /** Removes the session file; refuses while a live process writes it. */

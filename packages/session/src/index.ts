@@ -57,6 +57,7 @@ export {
 } from "./repair.js";
 export { type ResumedSession, resumeSession } from "./resume.js";
 export { type CompactionInput, Session, type SessionInit, type SessionSink } from "./session.js";
+export type { SessionUsage } from "./session-index.js";
 export {
   emptySummaryState,
   foldLine,
@@ -68,3 +69,11 @@ export {
 } from "./summary.js";
 export { SessionTree } from "./tree.js";
 export * from "./types.js";
+export {
+  emptyUsageFold,
+  foldUsageLine,
+  type UsageBucket,
+  type UsageCounts,
+  type UsageFold,
+  usageFoldOf,
+} from "./usage-fold.js";

@@ -1,6 +1,6 @@
 // The session index: one small JSON file per session directory (`.index.json`) holding, for
 // each session file, its size and mtime when last read, the header, and the summary fold state
-// (summary.ts). Listing then stats each file and reads only what changed: nothing for an
+// (summary.ts) and the fold of its model calls' usage (usage-fold.ts). Listing then stats each file and reads only what changed: nothing for an
 // unchanged file, the appended tail for a file that grew (session files are append-only), the
 // whole file only when it is new or was rewritten. The index is a cache: a missing, corrupt or
 // foreign index is ignored and rebuilt, and it is written atomically (temp file, then rename).
@@ -18,12 +18,14 @@ import {
 import { join } from "node:path";
 import { readdirOrEmpty } from "./dir-entries.js";
 import { decodeSessionBytes } from "./file-session.js";
-import { parseSession } from "./parse.js";
+import { type ParsedSession, parseSession } from "./parse.js";
 import { foldLine, type SummaryState, summarizeParsed, summaryOf, unreadable } from "./summary.js";
 import type { SessionHeader, SessionSummary } from "./types.js";
+import { foldUsageLine, isUsageFold, type UsageFold, usageFoldOf } from "./usage-fold.js";
 
 export const INDEX_FILE = ".index.json";
-const INDEX_VERSION = 1;
+/** 2: records carry `usage`. An index of another version is rebuilt from the files. */
+const INDEX_VERSION = 2;
 const NEWLINE = 0x0a;
 
 interface IndexRecord {
@@ -33,17 +35,24 @@ interface IndexRecord {
   offset: number;
   header?: SessionHeader;
   state?: SummaryState;
+  usage?: UsageFold;
   /** Why the file could not be read when it had this size and mtime. */
   error?: string;
 }
 
 type Records = Record<string, IndexRecord>;
 
-/** Summaries of every `*.jsonl` file in `dir`, refreshing `dir`'s index where it is stale. */
-export function listSessionDirectory(dir: string): SessionSummary[] {
+/** A session's list line and the usage of its model calls (undefined when it could not be read). */
+export interface SessionUsage {
+  summary: SessionSummary;
+  usage?: UsageFold;
+}
+
+/** Every `*.jsonl` file's summary and usage fold, refreshing `dir`'s index where it is stale. */
+export function indexSessionDirectory(dir: string): SessionUsage[] {
   const known = readIndex(dir);
   const next: Records = {};
-  const out: SessionSummary[] = [];
+  const out: SessionUsage[] = [];
   let changed = false;
   for (const name of readdirOrEmpty(dir)) {
     if (!name.endsWith(".jsonl")) continue;
@@ -61,7 +70,10 @@ export function listSessionDirectory(dir: string): SessionSummary[] {
       record = (record && extend(path, record, size, mtimeMs)) ?? rebuild(path, size, mtimeMs);
     }
     next[name] = record;
-    out.push(summaryFrom(path, record));
+    out.push({
+      summary: summaryFrom(path, record),
+      ...(record.usage && !record.error ? { usage: record.usage } : {}),
+    });
   }
   if (changed || Object.keys(known).length !== Object.keys(next).length) writeIndex(dir, next);
   return out;
@@ -83,11 +95,13 @@ function rebuild(path: string, size: number, mtimeMs: number): IndexRecord {
   // The fold covers exactly [0, offset): if the file grew after the stat, the next list sees a
   // new size and folds from there.
   const offset = bytes.lastIndexOf(NEWLINE) + 1;
-  const { summary, state, header } = summarizeParsed(path, () =>
-    parseSession(decodeSessionBytes(bytes.subarray(0, offset)), path),
-  );
-  if (!state || !header) return { size, mtimeMs, offset: 0, error: summary.error ?? "unreadable" };
-  return { size, mtimeMs, offset, header, state };
+  let parsed: ParsedSession | undefined;
+  const { summary, state, header } = summarizeParsed(path, () => {
+    parsed = parseSession(decodeSessionBytes(bytes.subarray(0, offset)), path);
+    return parsed;
+  });
+  if (!state || !header || !parsed) return { size, mtimeMs, offset: 0, error: summary.error ?? "unreadable" };
+  return { size, mtimeMs, offset, header, state, usage: usageFoldOf(parsed.events) };
 }
 
 /**
@@ -95,7 +109,8 @@ function rebuild(path: string, size: number, mtimeMs: number): IndexRecord {
  * grow (shrunk, rewritten, a line that is not JSON): the caller then reads it whole.
  */
 function extend(path: string, record: IndexRecord, size: number, mtimeMs: number): IndexRecord | undefined {
-  if (!record.header || !record.state || size < record.offset || record.offset === 0) return undefined;
+  if (!record.header || !record.state || !record.usage || size < record.offset || record.offset === 0)
+    return undefined;
   let tail: Buffer;
   try {
     tail = readRange(path, record.offset - 1, size);
@@ -106,6 +121,7 @@ function extend(path: string, record: IndexRecord, size: number, mtimeMs: number
   if (tail[0] !== NEWLINE) return undefined;
   const complete = tail.lastIndexOf(NEWLINE);
   const state: SummaryState = { ...record.state };
+  const usage = structuredClone(record.usage);
   const text = decodeSessionBytes(tail.subarray(1, complete + 1));
   for (const raw of text.split("\n")) {
     if (raw.trim() === "") continue;
@@ -117,8 +133,9 @@ function extend(path: string, record: IndexRecord, size: number, mtimeMs: number
     }
     if (typeof line !== "object" || line === null || Array.isArray(line)) return undefined;
     foldLine(state, line as { type?: unknown; timestamp?: unknown });
+    if ((line as { type?: unknown }).type === "event") foldUsageLine(usage, line);
   }
-  return { size, mtimeMs, offset: record.offset - 1 + complete + 1, header: record.header, state };
+  return { size, mtimeMs, offset: record.offset - 1 + complete + 1, header: record.header, state, usage };
 }
 
 function readRange(path: string, start: number, end: number): Buffer {
@@ -170,6 +187,7 @@ function isRecord(value: unknown): value is IndexRecord {
     typeof h.created === "string" &&
     typeof s === "object" &&
     s !== null &&
+    isUsageFold(r.usage) &&
     typeof s.messageCount === "number" &&
     typeof s.cost === "number" &&
     ["name", "firstUser", "lastEntry", "lastEvent"].every(

@@ -70,9 +70,9 @@ describe("session index", () => {
     const truth = summarize(path);
     for (const junk of [
       "{not json",
-      JSON.stringify({ version: 1, files: { "s1.jsonl": { size: "big", mtimeMs: 1, offset: 0 } } }),
+      JSON.stringify({ version: 2, files: { "s1.jsonl": { size: "big", mtimeMs: 1, offset: 0 } } }),
       JSON.stringify({
-        version: 1,
+        version: 2,
         files: {
           "s1.jsonl": {
             ...statOf(path),
@@ -86,7 +86,7 @@ describe("session index", () => {
     ]) {
       writeFileSync(index, junk);
       expect(await store.list()).toEqual([truth]);
-      expect(JSON.parse(readFileSync(index, "utf8"))).toMatchObject({ version: 1 });
+      expect(JSON.parse(readFileSync(index, "utf8"))).toMatchObject({ version: 2 });
     }
   });
 

@@ -10,11 +10,8 @@ import { openStore, storeFailure, storeUrlFrom } from "../config/store.js";
 import { helpFor } from "../help.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
 import { rewindLines } from "../render/rewind-lines.js";
-import { RunSurface } from "../render/run-surface.js";
 import { colorEnabled, createStyle } from "../render/style.js";
-import { executeRun } from "../runtime/execute.js";
-import { type ResumePlan, resumePlan } from "../runtime/resume.js";
-import { openRuntime } from "../runtime/runtime.js";
+import type { ResumePlan } from "../runtime/resume.js";
 import { resolveStoreSessionId, sessionFailure } from "../runtime/session-ids.js";
 import { sessionCassette } from "../sessions/cassette-export.js";
 import { type RewindWhat, rewindSession, turnsOf } from "../sessions/rewind.js";
@@ -234,6 +231,13 @@ async function resume(argv: string[], io: Io): Promise<ExitCode> {
   const prompt = positionals.slice(1).join(" ").trim();
   const { settings, style, warn } = commandContext({ ...values, session: id }, io);
   const json = values.json === true;
+  // The agent's runtime loads here, not with the command: `sessions ls` and `show` never need it.
+  const [{ openRuntime }, { resumePlan }, { executeRun }, { RunSurface }] = await Promise.all([
+    import("../runtime/runtime.js"),
+    import("../runtime/resume.js"),
+    import("../runtime/execute.js"),
+    import("../render/run-surface.js"),
+  ]);
   const runtime = await openRuntime({ settings, env: io.env, warn });
   const plan = resumePlan(runtime.session, runtime.resumed?.needsContinue === true);
   if (prompt === "" && plan.kind === "finished") {

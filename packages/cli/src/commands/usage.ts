@@ -1,7 +1,7 @@
 // `tern usage [--since WHEN] [--by model|day|session|purpose] [--json] [-C DIR]`: tokens and cost
 // of every model call in the session store, grouped. Parse, validate (exit 2), read, report.
 import { resolve } from "node:path";
-import { FileSessionStore } from "@tern/session";
+import { emptyUsageFold, FileSessionStore, usageFoldOf } from "@tern/session";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -13,11 +13,11 @@ import { colorEnabled, createStyle } from "../render/style.js";
 import { parseSince } from "../usage/since.js";
 import {
   knownCost,
-  type SessionEvents,
+  type SessionUsageFold,
   USAGE_GROUPINGS,
   type UsageReport,
   type UsageRow,
-  usageReport,
+  usageReportOf,
 } from "../usage/usage-report.js";
 import { wantsHelp } from "./shared.js";
 
@@ -46,23 +46,38 @@ export async function usageCommand(argv: string[], io: Io): Promise<ExitCode> {
   for (const warning of home.config.warnings) warn(warning);
   const registry = createRegistry(home, warn);
   const store = new FileSessionStore({ home: home.home });
-  const sessions: SessionEvents[] = [];
-  for (const summary of await store.list(cwd !== undefined ? { cwd: resolve(io.cwd, cwd) } : {})) {
+  const sessions: SessionUsageFold[] = [];
+  // The session index holds each session's calls folded by day, model and purpose: only a session
+  // whose calls straddle --since's instant is read whole, to split its buckets.
+  for (const { summary, usage } of await store.usage(
+    cwd !== undefined ? { cwd: resolve(io.cwd, cwd) } : {},
+  )) {
     // An unreadable session is reported and left out; the others still count.
-    if (summary.error) {
-      warn(`session ${summary.id.slice(0, 8)} left out: ${summary.error}`);
+    if (summary.error || !usage) {
+      warn(`session ${summary.id.slice(0, 8)} left out: ${summary.error ?? "unreadable"}`);
+      continue;
+    }
+    if (since === undefined || (!usage.undated && (usage.firstCallMs ?? since) >= since)) {
+      sessions.push({ id: summary.id, title: summary.title, usage });
+      continue;
+    }
+    if (!usage.undated && (usage.lastCallMs ?? since) < since) {
+      sessions.push({ id: summary.id, title: summary.title, usage: emptyUsageFold() });
       continue;
     }
     try {
       const session = await store.load(summary.id);
-      sessions.push({ id: summary.id, title: summary.title, events: session.storedEvents() });
+      sessions.push({
+        id: summary.id,
+        title: summary.title,
+        usage: usageFoldOf(session.storedEvents(), since),
+      });
     } catch (error) {
       warn(`session ${summary.id.slice(0, 8)} left out: ${(error as Error).message}`);
     }
   }
-  const report = usageReport(sessions, {
+  const report = usageReportOf(sessions, {
     by,
-    ...(since !== undefined ? { since } : {}),
     hasPrice: (provider, model) => registry.get(provider, model) !== undefined,
   });
   if (values.json === true) {
