@@ -122,6 +122,29 @@ describe("tern run", () => {
     expect(contentText(told)).toMatch(/Allowed without asking: .*read-only bash commands\./);
   });
 
+  // The README's first real-model command, run from a script in the default mode: the model can
+  // look around with read-only commands (a pipeline included) and is told its edits need a flag.
+  it("runs read-only commands from a script in the default ask mode; a pipeline with a file redirect is still denied", async () => {
+    const { work, env } = setup();
+    writeFileSync(join(work, "stats.js"), "export const mean = (xs) => xs.length;\n");
+    const server = await startScriptedModel([
+      toolReply([{ name: "bash", args: { command: "ls && grep -n mean stats.js | head -5" } }]),
+      toolReply([{ name: "bash", args: { command: "cat stats.js > copy.js" } }]),
+      textReply("mean divides nothing: it returns the length."),
+    ]);
+    const result = await runTern(["run", "the tests fail; find the bug and fix it"], {
+      env: env(server),
+      cwd: work,
+    });
+    expect(result.code).toBe(0);
+    const first = wireMessages(server.requests[1]!.body).filter((m) => m.role === "tool");
+    expect(contentText(first.at(-1))).toMatch(/stats\.js[\s\S]*1:export const mean/);
+    const second = wireMessages(server.requests[2]!.body).filter((m) => m.role === "tool");
+    expect(contentText(second.at(-1))).toMatch(/so it was denied/);
+    expect(result.stderr).toMatch(/⊘ bash · denied/);
+    expect(result.stdout).toMatch(/returns the length/);
+  });
+
   it("runs twelve calls at once without a MaxListenersExceededWarning", async () => {
     const { work, env } = setup();
     writeFileSync(join(work, "a.txt"), "a\n");
