@@ -8,6 +8,13 @@ export {
   readAttachment,
 } from "./attachments.js";
 export {
+  type ChangesOptions,
+  type FileChange,
+  MAX_DIFF_EDITS,
+  MAX_DIFF_FILE_BYTES,
+  sessionChanges,
+} from "./checkpoints/changes.js";
+export {
   applyRewind,
   planRewind,
   type RewindFile,

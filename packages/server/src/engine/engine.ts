@@ -15,6 +15,7 @@ import {
   SessionError,
   type SessionStore,
   type SessionSummary,
+  ternHome,
 } from "@tern/session";
 import {
   type ClientAttachment,
@@ -62,6 +63,9 @@ export class Engine {
   /** The id the default store gives its next session (see `create`). */
   private chosenId: string | undefined;
 
+  /** Where sessions' checkpoints live (`<home>/checkpoints/<id>`). */
+  readonly home: string;
+
   /** What every frame a client receives passes (SSE, JSON-RPC). */
   readonly redactor: Redactor;
 
@@ -69,6 +73,7 @@ export class Engine {
     this.redactor = options.redactor ?? new Redactor(options.secrets);
     this.models = options.models;
     this.cwd = resolve(options.cwd ?? process.cwd());
+    this.home = options.home ?? ternHome();
     this.host = options.host ?? inProcessHost;
     this.roots = (options.allowRoots ?? [this.cwd]).map((root) => realPath(resolve(root)) ?? resolve(root));
     const newSessionId = () => this.chosenId ?? randomUUID();

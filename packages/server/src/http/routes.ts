@@ -9,6 +9,7 @@
 //   GET  /api/sessions/:id/events         SSE: the latest run (or from Last-Event-ID) until idle
 //   POST /api/sessions/:id/interrupt      {content} -> 202, delivered at the next turn boundary
 //   POST /api/sessions/:id/abort          {aborted}
+//   GET  /api/sessions/:id/changes        {changes: [{path, status, diff, note?}]} (changes.ts)
 //   DELETE /api/sessions/:id              {deleted}
 //   POST /api/sessions/:id/permissions/:requestId
 //                                         {decision: allow_once|allow_always|deny, message?}
@@ -22,6 +23,7 @@ import { permissionView } from "../mappings/fim-sse.js";
 import type { PermissionAnswer } from "../types.js";
 import { SERVER_VERSION } from "../version.js";
 import { authorized } from "./auth.js";
+import { sendChanges } from "./changes.js";
 import type { RequestGuard } from "./guard.js";
 import { HttpError, optionalString, readJson, sendError, sendJson } from "./request.js";
 import { parseEventId, streamSession } from "./sse-stream.js";
@@ -149,6 +151,9 @@ async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContex
       (await ctx.engine.open(id)).interrupt(content);
       return sendJson(res, 202, { queued: true });
     }
+    case "changes":
+      expect(method, "GET");
+      return sendChanges(res, ctx.engine, id);
     case "abort":
       expect(method, "POST");
       return sendJson(res, 200, { aborted: (await ctx.engine.open(id)).abort() });
