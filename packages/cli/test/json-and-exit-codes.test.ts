@@ -39,6 +39,7 @@ describe("tern run --json", () => {
     const events = lines.map((line) => JSON.parse(line));
     expect(outline(events)).toEqual([
       "agent_start",
+      "policies",
       "turn_start",
       "message_start:user",
       "message_end:user",

@@ -37,7 +37,7 @@ describe("/mcp", () => {
     await runSlash("/mcp", ctx);
     expect(printed).toContain("dead  failed");
     expect(printed.find((line) => line.startsWith("  error:"))).toMatch(/no API key configured/);
-    expect(printed).toContain("f  ready");
+    expect(printed.find((line) => line.startsWith("f  ready"))).toMatch(/MCP \d{4}-\d{2}-\d{2}/);
     expect(printed).toContain("  mcp__f__look  (read-only)");
     expect(printed).toContain("  mcp__f__echo");
     expect(SLASH_HELP.some((line) => line.startsWith("/mcp"))).toBe(true);
