@@ -7,7 +7,7 @@ import { describeSandbox, latestTodos, type PermissionAnswer, type PermissionReq
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { modelLabel } from "../config/model.js";
+import { hasPrice, modelLabel } from "../config/model.js";
 import { saveProjectAllow } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
@@ -113,7 +113,12 @@ export class ChatApp {
 
   private newRenderer(): ProgressRenderer {
     const markdown = terminalMarkdown(this.style.enabled, this.io.stdout.columns ?? 80);
-    return new ProgressRenderer(this.screen, { style: this.style, liveText: true, markdown });
+    return new ProgressRenderer(this.screen, {
+      style: this.style,
+      liveText: true,
+      markdown,
+      hasPrice: hasPrice(this.runtime.registry),
+    });
   }
 
   private banner(withResumeNote = true): void {
