@@ -8,6 +8,7 @@ import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { hasPrice, modelLabel } from "../config/model.js";
+import { policiesLabel } from "../config/policy-settings.js";
 import { saveProjectAllow } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
@@ -117,7 +118,8 @@ export class ChatApp {
       style: this.style,
       liveText: true,
       markdown,
-      hasPrice: hasPrice(this.runtime.registry),
+      // The runtime opens after the first renderer, and /model or /new may replace it.
+      hasPrice: (provider, model) => hasPrice(this.runtime.registry)(provider, model),
     });
   }
 
@@ -126,6 +128,8 @@ export class ChatApp {
     this.print(
       `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${describeSandbox(runtime.sandbox)} · ${runtime.cwd}`)}`,
     );
+    // The loop policies that are on, as `tern run`'s header lists them.
+    this.print(style.dim(policiesLabel(runtime.policies)));
     const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
     if (instructions) this.print(style.dim(instructions));
     const skills = skillsHeader(runtime.coding.skills);
