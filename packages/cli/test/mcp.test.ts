@@ -492,6 +492,41 @@ describe("tern mcp ls", () => {
   });
 });
 
+describe("tern mcp ls waits for startup", () => {
+  /** A stdio MCP server that answers nothing (not even initialize) for its first 2 s. */
+  function slowServer(dir: string): string {
+    const sdk = (path: string) => JSON.stringify(import.meta.resolve(`@modelcontextprotocol/sdk/${path}`));
+    const script = join(dir, "slow-start.mjs");
+    writeFileSync(
+      script,
+      [
+        `import { McpServer } from ${sdk("server/mcp.js")};`,
+        `import { StdioServerTransport } from ${sdk("server/stdio.js")};`,
+        `const server = new McpServer({ name: "slow-start", version: "1.0.0" });`,
+        `server.registerTool("pid", { description: "pid" }, () => ({ content: [{ type: "text", text: String(process.pid) }] }));`,
+        "setTimeout(() => void server.connect(new StdioServerTransport()), 2000);",
+      ].join("\n"),
+    );
+    return script;
+  }
+
+  it("reports a slow server's final state, and only one still down at the ceiling as starting", async () => {
+    const { work, env } = setup({ MCP_TIMEOUT: "30000" });
+    const config = writeConfig(join(work, "mcp.json"), { slow: nodeServer(slowServer(work)) });
+    const listed = await runTern(["mcp", "ls", "--mcp-config", config], { env: env(), cwd: work });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^slow {2}ready {2}extra /m);
+    expect(listed.stdout).toMatch(/^ {2}mcp__slow__pid$/m);
+
+    // A server that never answers: the ceiling is what ends the wait (a small one, injected).
+    const hung = setup({ MCP_TIMEOUT: "300" });
+    const hangs = writeConfig(join(hung.work, "mcp.json"), { stuck: faultWith("hang", "ls-ceiling") });
+    const stuck = await runTern(["mcp", "ls", "--mcp-config", hangs], { env: hung.env(), cwd: hung.work });
+    expect(stuck.code, stuck.stderr).toBe(0);
+    expect(stuck.stdout).toMatch(/^stuck {2}still starting \(did not answer within 300 ms\) {2}extra /m);
+  });
+});
+
 describe("tern serve", () => {
   it("gives served sessions the workspace's MCP tools, guarded by the permission policy; unapproved project servers are skipped", async () => {
     const home = tempDir();

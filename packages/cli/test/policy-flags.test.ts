@@ -1,12 +1,14 @@
 // The loop policies as switches: --policy, "policies" in config.json and the REACT_* variables
 // reach the agent's options (in process), every bad name or value is a usage error, and a real
-// `tern run` shows the active policies in its header and --json stream and runs with them.
+// `tern run` shows the active policies in its header and --json stream and runs with them;
+// `tern chat`'s header lists them the same way.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli/errors.js";
 import { policiesLabel } from "../src/config/policy-settings.js";
 import { reactOptions } from "../src/runtime/loop-options.js";
+import { startChat, terminalIt } from "./support/chat-terminal.js";
 import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { settingsFor } from "./support/settings.js";
@@ -157,6 +159,17 @@ describe("tern run with policy switches", () => {
         { name: "cycle-detection", params: { threshold: 5 } },
       ],
     });
+  });
+
+  terminalIt("tern chat's header lists the active policies as tern run's does", async () => {
+    const server = await startScriptedModel([textReply("never asked")]);
+    const tmux = startChat(
+      ["--policy", "reflection.after=2", "--policy", "cycle-detection=off"],
+      { ...scriptedModelEnv(server), TERN_HOME: tempDir() },
+      workspace(),
+    );
+    await tmux.waitFor(/policies completion-check, reflection\(after=2\), tool-selection\n/);
+    expect(server.requests).toHaveLength(0);
   });
 
   it("an unknown policy is a usage error with exit code 2, before any model call", async () => {

@@ -1,4 +1,5 @@
 // `tern sessions ls | show | fork | export` and `tern run --session` on sessions made by real runs.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
@@ -108,5 +109,41 @@ describe("tern sessions", () => {
     const markdown = await runTern(["sessions", "export", id, "--format", "md"], { env, cwd: work });
     expect(markdown.stdout).toMatch(/## ↪ reflection\n\n\[SELF-REFLECTION\]/);
     expect(markdown.stdout).not.toMatch(/## You\n\n\[/);
+  });
+
+  it("a corrupt middle line: ls still lists every session and marks that one; show says how to recover", async () => {
+    const home = tempDir();
+    const work = tempDir();
+    const server = await startScriptedModel([textReply("First answer."), textReply("Second answer.")]);
+    const env = scriptedModelEnv(server, { TERN_HOME: home });
+    expect((await runTern(["run", "first"], { env, cwd: work })).code).toBe(0);
+    expect((await runTern(["run", "second"], { env, cwd: work })).code).toBe(0);
+    const sessions = JSON.parse((await runTern(["sessions", "ls", "--json"], { env, cwd: work })).stdout) as {
+      id: string;
+      path: string;
+    }[];
+    expect(sessions).toHaveLength(2);
+    const broken = sessions[0]!;
+    const files = readdirSync(join(home, "sessions"), { recursive: true, encoding: "utf8" });
+    const file = join(home, "sessions", files.find((name) => name.endsWith(`${broken.id}.jsonl`))!);
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[1] = lines[1]!.slice(0, 20);
+    const corrupted = lines.join("\n");
+    writeFileSync(file, corrupted);
+
+    const listed = await runTern(["sessions", "ls"], { env, cwd: work });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(
+      new RegExp(
+        `^${broken.id.slice(0, 8)} .*unreadable: line 2: corrupt session line.*tern sessions show ${broken.id.slice(0, 8)}`,
+        "m",
+      ),
+    );
+    expect(listed.stdout).toMatch(new RegExp(`^${sessions[1]!.id.slice(0, 8)} (?!.*unreadable)`, "m"));
+    const shown = await runTern(["sessions", "show", broken.id.slice(0, 8)], { env, cwd: work });
+    expect(shown.code).not.toBe(0);
+    expect(shown.stderr).toContain(`${file}:2: corrupt session line`);
+    expect(shown.stderr).toMatch(/the file was not changed .*move line 2 out of the file/);
+    expect(readFileSync(file, "utf8")).toBe(corrupted);
   });
 });

@@ -13,6 +13,8 @@ const UNPRICED = "test-model";
 let server: LoopbackServer;
 let home: string;
 let work: string;
+/** What `tern run` printed on stderr for each prompt. */
+const runOutput = new Map<string, string>();
 
 function env(model: string): NodeJS.ProcessEnv {
   return ternEnv({
@@ -51,6 +53,7 @@ beforeAll(async () => {
   ] as const) {
     const result = await runTern(["run", prompt], { env: env(model), cwd: work });
     expect(result.code, result.stderr).toBe(0);
+    runOutput.set(prompt, result.stderr);
   }
 });
 
@@ -132,6 +135,20 @@ describe("tern usage", () => {
     const text = await usage([]);
     expect(text.stdout).toMatch(new RegExp(`llamacpp/${UNPRICED} +${unpriced.length} .*unknown\\n`));
     expect(text.stdout).toMatch(/\ntotal +\d+ .*\$[\d.]+ \+ unknown\n$/);
+  });
+
+  it("`tern run` shows each session's cost as `tern usage` does: unknown without a price", async () => {
+    const bySession = await usage(["--by", "session"]);
+    expect(bySession.code, bySession.stderr).toBe(0);
+    const unpricedRun = runOutput.get("first")!;
+    expect(unpricedRun).toMatch(/✔ done · 1 turn · \S+ tokens · unknown · /);
+    expect(unpricedRun).not.toMatch(/\$0/);
+    expect(bySession.stdout).toMatch(/ first +1 .* unknown\n/);
+    const pricedRun = runOutput.get("third")!;
+    const cost = /✔ done · 1 turn · \S+ tokens · (\$[\d.]+) · /.exec(pricedRun)?.[1];
+    expect(cost, pricedRun).toBeDefined();
+    expect(bySession.stdout).toContain(` third `);
+    expect(bySession.stdout).toMatch(new RegExp(` third +1 .* \\${cost}\n`));
   });
 
   it.each(["day", "session", "purpose"])("--by %s splits the same totals", async (by) => {

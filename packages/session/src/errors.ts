@@ -28,6 +28,14 @@ export class SessionError extends Error {
   }
 }
 
+/**
+ * A line no reader may skip. The message says what to do, since nothing repairs it for the user:
+ * the file is left as it is (never rewritten), so the lines around it are not lost.
+ */
 export function corruptLine(file: string, line: number, reason: string): SessionError {
-  return new SessionError("corrupt", `${file}:${line}: corrupt session line: ${reason}`, file, line);
+  const hint =
+    `the file was not changed and its other lines are as written. To recover, move line ${line} ` +
+    "out of the file into a copy (with any later line whose parentId is that line's id), then open " +
+    "the session again";
+  return new SessionError("corrupt", `${file}:${line}: corrupt session line: ${reason}; ${hint}`, file, line);
 }

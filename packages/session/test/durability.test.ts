@@ -177,6 +177,9 @@ describe("loading damaged files", () => {
     expect(error.file).toBe(path);
     expect(error.line).toBe(2);
     expect(error.message).toContain(`${path}:2:`);
+    // It says what to do, and the file is left as it was.
+    expect(error.message).toMatch(/the file was not changed .* move line 2 out of the file/);
+    expect(readFileSync(path, "utf8")).toBe(text.join("\n"));
     // Opening for writing fails the same way and leaves no lock behind.
     expect((await thrown(fx.store.open(id))).line).toBe(2);
     expect(existsSync(lockPathFor(path))).toBe(false);

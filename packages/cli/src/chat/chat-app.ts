@@ -7,7 +7,8 @@ import { describeSandbox, latestTodos, type PermissionAnswer, type PermissionReq
 import type { ExitCode } from "../cli/errors.js";
 import { errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { modelLabel } from "../config/model.js";
+import { hasPrice, modelLabel } from "../config/model.js";
+import { policiesLabel } from "../config/policy-settings.js";
 import { saveProjectAllow } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
 import { oneLine } from "../render/format.js";
@@ -113,7 +114,13 @@ export class ChatApp {
 
   private newRenderer(): ProgressRenderer {
     const markdown = terminalMarkdown(this.style.enabled, this.io.stdout.columns ?? 80);
-    return new ProgressRenderer(this.screen, { style: this.style, liveText: true, markdown });
+    return new ProgressRenderer(this.screen, {
+      style: this.style,
+      liveText: true,
+      markdown,
+      // The runtime opens after the first renderer, and /model or /new may replace it.
+      hasPrice: (provider, model) => hasPrice(this.runtime.registry)(provider, model),
+    });
   }
 
   private banner(withResumeNote = true): void {
@@ -121,6 +128,8 @@ export class ChatApp {
     this.print(
       `${style.bold("tern chat")} ${style.dim(`· ${modelLabel(runtime.model)} · session ${runtime.session.id.slice(0, 8)} · permissions ${runtime.permissions.mode} · ${describeSandbox(runtime.sandbox)} · ${runtime.cwd}`)}`,
     );
+    // The loop policies that are on, as `tern run`'s header lists them.
+    this.print(style.dim(policiesLabel(runtime.policies)));
     const instructions = instructionsHeader(runtime.instructions, runtime.cwd);
     if (instructions) this.print(style.dim(instructions));
     const skills = skillsHeader(runtime.coding.skills);

@@ -5,6 +5,7 @@ import { ChatApp } from "../chat/chat-app.js";
 import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { hasPrice } from "../config/model.js";
 import { helpFor } from "../help.js";
 import { ProgressRenderer } from "../render/progress.js";
 import { RunSurface } from "../render/run-surface.js";
@@ -25,7 +26,9 @@ export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
   // Lines from a pipe: no terminal to ask permission questions, so the policy decides alone.
   const runtime = await openRuntime({ settings, env: io.env, warn });
   const surface = new RunSurface(io.stdout, io.stderr, style, true);
-  runtime.agent.subscribe(new ProgressRenderer(surface, { style, liveText: true }).handle);
+  runtime.agent.subscribe(
+    new ProgressRenderer(surface, { style, liveText: true, hasPrice: hasPrice(runtime.registry) }).handle,
+  );
   let code: ExitCode = 0;
   try {
     for await (const line of createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })) {

@@ -5,6 +5,7 @@
 // `serve` is tern itself as an MCP server (mcp-serve.ts).
 import { resolve } from "node:path";
 import {
+  DEFAULT_STARTUP_TIMEOUT_MS,
   FileApprovalStore,
   loginMcpServer,
   logoutMcpServer,
@@ -86,8 +87,11 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
   const { cwd, settings, sandbox, config, pending, oauth } = await workspace(values, io);
   const waiting = new Set(pending.map((entry) => entry.name));
   const startable = config.servers.filter((entry) => !waiting.has(entry.name));
+  // Waits for every server to be ready or failed, up to the startup ceiling (MCP_TIMEOUT): only a
+  // server still not up then is reported as starting, with the ceiling it missed.
+  const waitedMs = startupOptions(io.env).startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const manager = new McpManager(await startableConfigs(startable, cwd, settings, sandbox), {
-    ...startupOptions(io.env),
+    startupTimeoutMs: waitedMs,
     oauth,
   });
   let statuses: McpServerStatus[];
@@ -120,7 +124,7 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
   }
   const style = createStyle(false);
   for (const row of rows) {
-    for (const line of mcpStatusLines([row], style)) io.stdout.write(`${line}\n`);
+    for (const line of mcpStatusLines([{ ...row, waitedMs }], style)) io.stdout.write(`${line}\n`);
     if (row.state === "not approved")
       io.stdout.write(`  approve with: tern mcp approve ${row.name}${io.cwd === cwd ? "" : ` -C ${cwd}`}\n`);
   }

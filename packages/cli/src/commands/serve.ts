@@ -17,7 +17,7 @@ import { helpFor } from "../help.js";
 import { replaysOffline } from "../runtime/cassette.js";
 import { bashSandbox } from "../runtime/coding-agent.js";
 import { openMcp } from "../runtime/mcp.js";
-import { servedEngineOptions } from "../runtime/served.js";
+import { servedEngineOptions, servedSecrets } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
 import { commandContext, wantsHelp } from "./shared.js";
 
@@ -31,7 +31,10 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { settings, warn } = commandContext(values, { ...io, env });
   const registry = createRegistry(settings, warn);
   const model = chooseModel(registry, settings, env, settings.config.path);
-  const secrets = replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env);
+  const { secrets, redactor, onSecret } = servedSecrets(
+    replaysOffline(settings.cassette) ? [] : await ensureConfiguredKey(model, settings, env),
+    io.redactor,
+  );
   // Nobody to ask here: project MCP servers start only if approved before (tern mcp approve).
   const mcp = await openMcp({
     settings: settings.mcp,
@@ -40,6 +43,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
     env,
     warn,
     sandbox: bashSandbox(settings),
+    onSecret,
   });
 
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
@@ -69,7 +73,7 @@ export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
           ...(mcp ? { mcp } : {}),
         })),
         secrets,
-        ...(io.redactor ? { redactor: io.redactor } : {}),
+        redactor,
       },
       onShutdown: () => void stop(),
     });

@@ -108,9 +108,17 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
     `${style.dim(`${padEnd("ID", 10)}${padEnd("UPDATED", 10)}${padEnd("MSGS", 6)}${padEnd("COST", 9)}TITLE`)}\n`,
   );
   for (const s of sessions) {
-    const title = s.error
-      ? style.red(`unreadable: ${oneLine(s.error, 80)}`)
-      : oneLine(s.title || "(empty)", 70);
+    // The file's path is long and the session's own: the line and the reason fit; `show` has the rest.
+    const why =
+      s.path !== undefined && s.error?.startsWith(`${s.path}:`)
+        ? `line ${s.error.slice(s.path.length + 1)}`
+        : s.error;
+    const title =
+      why !== undefined
+        ? style.red(
+            `unreadable: ${oneLine(why, 60)} (tern sessions show ${s.id.slice(0, 8)} says how to recover)`,
+          )
+        : oneLine(s.title || "(empty)", 70);
     const where = values.all ? style.dim(`  ${s.cwd}`) : "";
     const fork = s.parentSession ? style.dim(` (fork of ${s.parentSession.id.slice(0, 8)})`) : "";
     io.stdout.write(

@@ -5,10 +5,10 @@ import { emptyUsageFold, FileSessionStore, usageFoldOf } from "@tern/session";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { createRegistry } from "../config/model.js";
+import { createRegistry, hasPrice } from "../config/model.js";
 import { choice, loadHome } from "../config/settings.js";
 import { helpFor } from "../help.js";
-import { formatCost, formatTokens, oneLine, padEnd } from "../render/format.js";
+import { formatTally, formatTokens, oneLine, padEnd } from "../render/format.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import { parseSince } from "../usage/since.js";
 import {
@@ -78,7 +78,7 @@ export async function usageCommand(argv: string[], io: Io): Promise<ExitCode> {
   }
   const report = usageReportOf(sessions, {
     by,
-    hasPrice: (provider, model) => registry.get(provider, model) !== undefined,
+    hasPrice: hasPrice(registry),
   });
   if (values.json === true) {
     const json = {
@@ -110,7 +110,7 @@ function table(report: UsageReport, dim: (text: string) => string): string {
     formatTokens(row.input),
     formatTokens(row.output),
     formatTokens(row.cacheRead),
-    costText(row),
+    formatTally(row),
   ];
   const label = (row: UsageRow) =>
     report.by === "session"
@@ -122,11 +122,4 @@ function table(report: UsageReport, dim: (text: string) => string): string {
     line("total", cells(report.total)),
   ];
   return `${lines.join("\n")}\n`;
-}
-
-/** "$0.12", "unknown" when no call had a price, "$0.12 + unknown" when some had none. */
-function costText(row: UsageRow): string {
-  const cost = knownCost(row);
-  if (cost === null) return "unknown";
-  return row.unpricedCalls > 0 ? `${formatCost(cost)} + unknown` : formatCost(cost);
 }

@@ -8,10 +8,30 @@ export function formatTokens(count: number): string {
   return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
+/** A known price in USD: "$0.00" only for calls whose price is known to be zero. */
 export function formatCost(usd: number): string {
-  if (usd === 0) return "$0";
+  if (usd === 0) return "$0.00";
   if (usd < 0.01) return `$${usd.toFixed(4)}`;
   return `$${usd.toFixed(2)}`;
+}
+
+/** What some model calls cost, as far as tern knows their prices. */
+export interface CostTally {
+  /** USD over the priced calls. */
+  cost: number;
+  calls: number;
+  /** Calls whose model has no known price: their cost is unknown, not 0. */
+  unpricedCalls: number;
+}
+
+/**
+ * The one way `run`, `chat` and `usage` show a cost: "$0.12"; "unknown" when no call had a price
+ * (a model outside the catalog and config.json, e.g. a local or scripted server); "$0.12 + unknown"
+ * when only some had one.
+ */
+export function formatTally(tally: CostTally): string {
+  if (tally.calls > 0 && tally.unpricedCalls === tally.calls) return "unknown";
+  return tally.unpricedCalls > 0 ? `${formatCost(tally.cost)} + unknown` : formatCost(tally.cost);
 }
 
 export function formatDuration(ms: number): string {

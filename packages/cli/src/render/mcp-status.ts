@@ -13,13 +13,18 @@ export interface McpStatusRow {
   protocolVersion?: string;
   error?: string;
   restarts?: number;
+  /** How long it was waited for (`tern mcp ls`): a server still starting then did not answer in time. */
+  waitedMs?: number;
   tools: { name: string; readOnly: boolean; note?: string }[];
 }
 
 export function mcpStatusLines(rows: readonly McpStatusRow[], style: Style): string[] {
   const lines: string[] = [];
   for (const row of rows) {
-    const state = row.state === "starting" ? "still starting" : row.state;
+    const state =
+      row.state !== "starting"
+        ? row.state
+        : `still starting${row.waitedMs !== undefined ? ` (did not answer within ${row.waitedMs} ms)` : ""}`;
     const color = row.state === "ready" ? style.green : row.state === "failed" ? style.red : style.yellow;
     const extra = [
       row.scope,

@@ -3,7 +3,15 @@
 // summary. On a terminal the model's text is cleaned of escape sequences first (terminal-text.ts).
 import type { AgentEvent, AgentRunResult } from "@tern/agent";
 import type { AssistantMessage, ErrorKind, RetryNotice, ToolCall } from "@tern/ai";
-import { formatCost, formatDuration, formatTokens, oneLine, plural } from "./format.js";
+import {
+  type CostTally,
+  formatCost,
+  formatDuration,
+  formatTally,
+  formatTokens,
+  oneLine,
+  plural,
+} from "./format.js";
 import { MarkdownStream } from "./markdown.js";
 import { PlanTable } from "./plan-table.js";
 import type { Style } from "./style.js";
@@ -31,6 +39,12 @@ export interface RendererOptions {
   diffLines?: number;
   /** Draws streamed answers as Markdown (a terminal); without it the text is shown as written. */
   markdown?: (markdown: string) => string;
+  /**
+   * Whether tern knows a price for a provider's model (catalog or config.json). A call of a model
+   * without one is summed as "unknown", as `tern usage` does; without this option a call is priced
+   * when it cost something.
+   */
+  hasPrice?: (provider: string, model: string) => boolean;
 }
 
 const MAX_DIFF_LINES = 12;
@@ -47,6 +61,8 @@ export class ProgressRenderer {
   private lastStartedCall: string | undefined;
   private readonly calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   private toolCount = 0;
+  /** This run's model calls, for the summary's cost. */
+  private tally: CostTally = { cost: 0, calls: 0, unpricedCalls: 0 };
   private readonly cleaner: TerminalTextFilter | undefined;
   private readonly markdown: MarkdownStream | undefined;
   private readonly plan: PlanTable;
@@ -77,9 +93,12 @@ export class ProgressRenderer {
 
   readonly handle = (event: AgentEvent): void => {
     const { style } = this.options;
+    // Every call counts in the run's cost, a subagent's too (they are in the run's totals).
+    if (event.type === "model_call_end") this.countCost(event.provider, event.model, event.usage.cost.total);
     if (this.subagents.handle(event)) return;
     switch (event.type) {
       case "agent_start":
+        this.tally = { cost: 0, calls: 0, unpricedCalls: 0 };
         this.pendingAnswer = undefined;
         this.synthesized = false;
         this.answerShown = false;
@@ -313,7 +332,7 @@ export class ProgressRenderer {
     const parts = [
       plural(event.iterations, this.plan.planned ? "step" : "turn"),
       `${formatTokens(event.usage.totalTokens)} tokens`,
-      formatCost(event.usage.cost.total),
+      this.tally.calls > 0 ? formatTally(this.tally) : formatCost(event.usage.cost.total),
       formatDuration(event.elapsedMs),
     ];
     const summary = parts.join(" · ");
@@ -323,6 +342,12 @@ export class ProgressRenderer {
     else if (reason === "aborted") this.line(style.yellow(`■ interrupted · ${summary}`));
     else if (reason === "error") this.line(style.red(`✗ failed · ${summary}`));
     else this.line(style.yellow(`■ stopped (${reason.replace(/_/g, " ")}) · ${summary}`));
+  }
+
+  private countCost(provider: string, model: string, cost: number): void {
+    this.tally.calls++;
+    if (cost > 0 || this.options.hasPrice?.(provider, model) === true) this.tally.cost += cost;
+    else this.tally.unpricedCalls++;
   }
 
   private writeText(chunk: string): void {

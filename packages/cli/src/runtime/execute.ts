@@ -5,7 +5,7 @@ import type { AgentRunResult } from "@tern/agent";
 import { describeSandbox, latestTodos } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { modelLabel } from "../config/model.js";
+import { hasPrice, modelLabel } from "../config/model.js";
 import { activePolicies, policiesLabel } from "../config/policy-settings.js";
 import { plural } from "../render/format.js";
 import { instructionsEvent, instructionsHeader } from "../render/instructions.js";
@@ -74,6 +74,7 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
     renderer = new ProgressRenderer(surface, {
       style,
       liveText: tty,
+      hasPrice: hasPrice(runtime.registry),
       // Markdown is drawn only for a person at a terminal; a pipe gets the model's text as written.
       ...(tty
         ? { markdown: terminalMarkdown(colorEnabled(io.stdout, io.env), io.stdout.columns ?? 80) }

@@ -7,13 +7,38 @@
 // (config/workspace-settings.ts). The MCP servers of the served workspace (--cwd) are shared by
 // every session; each session's agent picks their tools up between its own turns. With --record /
 // --replay every session shares the one cassette and notes it, as a CLI session does.
-import type { Model, ModelRegistry } from "@tern/ai";
+import { type Model, type ModelRegistry, Redactor } from "@tern/ai";
 import type { McpManager } from "@tern/mcp";
 import { type AgentConfig, type AgentSetup, type EngineOptions, registryCatalog } from "@tern/server";
 import type { ServeSettings } from "../config/serve-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { servedWorkspaces, type WorkspaceSettings } from "../config/workspace-settings.js";
 import { codingAgent } from "./coding-agent.js";
+
+/**
+ * What a served engine keeps secret: the model's key and every OAuth token a remote MCP server
+ * uses, handed over by `openMcp`'s `onSecret` as servers connect and as tokens are refreshed (as
+ * `openRuntime` does for run and chat). `secrets` is the list the engine adds to each session it
+ * opens afterwards (its file never holds them); `redactor`, the output's when there is one, is what
+ * every SSE and JSON-RPC frame passes.
+ */
+export function servedSecrets(
+  keys: readonly string[],
+  output?: Redactor,
+): { secrets: string[]; redactor: Redactor; onSecret: (value: string) => void } {
+  const secrets = [...keys];
+  const redactor = output ?? new Redactor(secrets);
+  if (output) output.add(secrets);
+  return {
+    secrets,
+    redactor,
+    onSecret: (value) => {
+      if (secrets.includes(value)) return;
+      secrets.push(value);
+      redactor.add([value]);
+    },
+  };
+}
 
 export interface ServedParts {
   env: NodeJS.ProcessEnv;
