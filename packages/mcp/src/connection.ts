@@ -10,7 +10,10 @@ import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.j
 import {
   type CallToolResult,
   ErrorCode,
+  type GetPromptResult,
   McpError,
+  type Prompt,
+  type ReadResourceResult,
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -51,6 +54,8 @@ export class McpUnavailableError extends Error {
 export class McpServerConnection {
   state: McpServerState = "idle";
   tools: Tool[] = [];
+  /** The server's prompts (`prompts/list` at connect), for slash commands. */
+  prompts: Prompt[] = [];
   /** Why the server failed or last went down. */
   error: string | undefined;
   transport: OpenedSession["transport"] | undefined;
@@ -114,20 +119,45 @@ export class McpServerConnection {
     return this.refreshing;
   }
 
-  async callTool(
-    tool: string,
-    args: Record<string, unknown>,
-    options: Pick<RequestOptions, "signal" | "onprogress">,
-  ): Promise<CallToolResult> {
+  /** `prompts/get`: the prompt's messages with `args` filled in. */
+  async getPrompt(
+    prompt: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    const session = await this.readySession(signal);
+    return session.client.getPrompt(
+      { name: prompt, arguments: args },
+      { timeout: this.callTimeoutMs, signal },
+    );
+  }
+
+  /** `resources/read`: the contents of one resource. */
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    const session = await this.readySession(signal);
+    return session.client.readResource({ uri }, { timeout: this.callTimeoutMs, signal });
+  }
+
+  /** The live session once the server settled; throws McpUnavailableError when it is not ready. */
+  private async readySession(signal?: AbortSignal): Promise<OpenedSession> {
     this.start();
-    if (this.busy()) await this.settled(options.signal);
-    options.signal?.throwIfAborted();
+    if (this.busy()) await this.settled(signal);
+    signal?.throwIfAborted();
     const session = this.session;
     if (this.state !== "ready" || !session) {
       throw new McpUnavailableError(
         `MCP server "${this.name}" is ${this.state}${this.error ? `: ${this.error}` : ""}`,
       );
     }
+    return session;
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: Pick<RequestOptions, "signal" | "onprogress">,
+  ): Promise<CallToolResult> {
+    const session = await this.readySession(options.signal);
     try {
       const result = await session.client.callTool({ name: tool, arguments: args }, undefined, {
         ...options,
@@ -196,6 +226,7 @@ export class McpServerConnection {
         },
       });
       const tools = await listAllTools(session.client, this.connectTimeoutMs);
+      const prompts = await listAllPrompts(session.client, this.connectTimeoutMs);
       this.connecting = undefined;
       if (generation !== this.generation) {
         await session.client.close().catch(() => {});
@@ -206,6 +237,7 @@ export class McpServerConnection {
       this.transport = opened.transport;
       this.protocolVersion = opened.protocolVersion;
       this.tools = tools;
+      this.prompts = prompts;
       this.error = undefined;
       this.failedRestarts = 0;
       opened.client.onclose = () => this.lost(generation, opened);
@@ -274,17 +306,36 @@ export class McpServerConnection {
   }
 }
 
-/** Every page of `tools/list`. */
-async function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
-  if (!client.getServerCapabilities()?.tools) return [];
-  const tools: Tool[] = [];
+/** Every page of `tools/list` (none when the server has no tools capability). */
+function listAllTools(client: Client, timeoutMs: number): Promise<Tool[]> {
+  if (!client.getServerCapabilities()?.tools) return Promise.resolve([]);
+  return allPages(async (cursor) => {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    return { items: page.tools, nextCursor: page.nextCursor };
+  });
+}
+
+/** Every page of `prompts/list` (none when the server has no prompts capability). */
+function listAllPrompts(client: Client, timeoutMs: number): Promise<Prompt[]> {
+  if (!client.getServerCapabilities()?.prompts) return Promise.resolve([]);
+  return allPages(async (cursor) => {
+    const page = await client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    return { items: page.prompts, nextCursor: page.nextCursor };
+  });
+}
+
+/** Follows an MCP list's cursors to the end. */
+async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
+    const next = await page(cursor);
+    items.push(...next.items);
+    cursor = next.nextCursor;
   } while (cursor);
-  return tools;
+  return items;
 }
 
 /** A server whose OAuth login no longer works. */

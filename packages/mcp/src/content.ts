@@ -37,6 +37,14 @@ export function toToolResult(
   return { content: parts, details, isError: result.isError === true };
 }
 
+/** A content block as text: images, audio and binary resources described, never pasted. */
+export function contentAsText(block: ContentBlock): string {
+  const part = toPart(block).content;
+  if (part.type === "text") return part.text;
+  if (part.type === "image") return `[image (${part.mimeType}, ${base64Bytes(part.data)} bytes) not shown]`;
+  return "[content not shown]";
+}
+
 function toPart(block: ContentBlock): { content: UserContent; described?: boolean } {
   switch (block.type) {
     case "text":

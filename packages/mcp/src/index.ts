@@ -24,7 +24,7 @@ export {
   McpUnavailableError,
   type RestartOptions,
 } from "./connection.js";
-export { type McpResultDetails, toToolResult } from "./content.js";
+export { contentAsText, type McpResultDetails, toToolResult } from "./content.js";
 export {
   defaultTernHome,
   type LoadedMcpConfig,
@@ -63,6 +63,13 @@ export {
   type RedirectListener,
 } from "./oauth-redirect.js";
 export { OAuthStore, type StoredOAuth } from "./oauth-store.js";
+export {
+  type McpPromptCommand,
+  type PromptArguments,
+  parsePromptArguments,
+  promptText,
+  promptUsage,
+} from "./prompts.js";
 export {
   isMcpTool,
   type McpAgentTool,

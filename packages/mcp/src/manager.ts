@@ -3,10 +3,17 @@
 // changed (a server came up late, restarted, failed, or sent tools/list_changed) so the next turn
 // can use the new list (`prepareNextTurn`).
 
+import type { GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyAgentTool, TurnPatch, TurnPreparation } from "@tern/agent";
 import type { McpServerConfig } from "./config.js";
-import { type ConnectionOptions, McpServerConnection, type McpServerState } from "./connection.js";
+import {
+  type ConnectionOptions,
+  McpServerConnection,
+  type McpServerState,
+  McpUnavailableError,
+} from "./connection.js";
 import { assignToolNames } from "./names.js";
+import type { McpPromptCommand } from "./prompts.js";
 import { createMcpTool, type McpAgentTool, type McpToolOptions } from "./tool.js";
 
 export interface McpManagerOptions extends ConnectionOptions, McpToolOptions {
@@ -133,6 +140,44 @@ export class McpManager {
       const own: AnyAgentTool[] = turn.tools.filter((tool) => !this.created.has(tool));
       return { tools: [...own, ...this.tools()] };
     };
+  }
+
+  /** The prompts of the servers that are up, named like tools (`mcp__<server>__<prompt>`). */
+  prompts(): McpPromptCommand[] {
+    const ready = this.connections.filter((c) => c.state === "ready");
+    const names = assignToolNames(
+      ready.flatMap((c) => c.prompts.map((prompt) => ({ server: c.name, tool: prompt.name }))),
+    );
+    return names.map((assigned) => ({
+      name: assigned.name,
+      server: assigned.server,
+      prompt: ready.find((c) => c.name === assigned.server)!.prompts.find((p) => p.name === assigned.tool)!,
+    }));
+  }
+
+  /** Whether `server` is one of this manager's servers. */
+  has(server: string): boolean {
+    return this.connections.some((c) => c.name === server);
+  }
+
+  /** `prompts/get` on the command's server. */
+  getPrompt(
+    command: McpPromptCommand,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<GetPromptResult> {
+    return this.connection(command.server).getPrompt(command.prompt.name, args, signal);
+  }
+
+  /** `resources/read` on `server`. */
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.connection(server).readResource(uri, signal);
+  }
+
+  private connection(server: string): McpServerConnection {
+    const found = this.connections.find((c) => c.name === server);
+    if (!found) throw new McpUnavailableError(`no MCP server "${server}"`);
+    return found;
   }
 
   /** Tries a failed server again. */
