@@ -17,7 +17,7 @@ beforeAll(ensureBuilt);
 vi.setConfig({ testTimeout: 180_000 });
 
 /** What the policy tells the model about a call it had to ask about with nobody to ask. */
-const NOBODY_TO_ASK = 'without a terminal to ask (permission mode "ask"), so it was denied';
+const NOBODY_TO_ASK = "without a terminal to ask (permission mode";
 const BODY = "SECRET-STEPS: run scripts/make.sh and report its output.";
 
 /** Writes `<dir>/<name>/SKILL.md` (and any extra files of the skill's folder). */
