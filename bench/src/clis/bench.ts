@@ -43,13 +43,6 @@ function ternVersion(): string {
   }
 }
 
-function ternHasPolicyFlag(): boolean {
-  const help = execFileSync(process.execPath, [join(ROOT, "packages/cli/dist/tern.js"), "run", "--help"], {
-    encoding: "utf8",
-  });
-  return help.includes("--policy");
-}
-
 const num = (v: number | undefined): Cell => (v === undefined ? "-" : v);
 
 /** One table row per CLI: medians [min – max] of its measured rounds, failures counted. */
@@ -128,13 +121,8 @@ function save(entries: Entry[], meta: Record<string, unknown>, roundsDone: numbe
 
 export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 10))): Promise<Rows> {
   const progress = (line: string) => process.stderr.write(`  clis: ${line}\n`);
-  const policyFlag = ternHasPolicyFlag();
-  if (!policyFlag)
-    progress(
-      "tern has no --policy flag yet: the completion check is turned off with REACT_COMPLETION_CHECK_MIN_TOOLS",
-    );
   const entries: Entry[] = [];
-  for (const spec of cliSpecs(policyFlag)) {
+  for (const spec of cliSpecs()) {
     const entry: Entry = { spec, version: spec.npm?.version ?? ternVersion(), rounds: [] };
     if (spec.npm) {
       progress(`installing ${spec.npm.name}@${spec.npm.version} (once, into bench/.peers/${spec.id})`);
@@ -152,7 +140,6 @@ export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_RO
     load: loadavg()
       .map((l) => l.toFixed(1))
       .join(" "),
-    policyFlag,
   };
   const pace = new Pace({ factor: 4, floorMs: 60_000 });
   const run = async (entry: Entry, ceilingMs: number): Promise<Outcome> => {
