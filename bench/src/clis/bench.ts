@@ -141,7 +141,7 @@ export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_RO
       .map((l) => l.toFixed(1))
       .join(" "),
   };
-  const pace = new Pace({ factor: 4, floorMs: 60_000 });
+  const pace = new Pace({ firstMs: FIRST_CEILING_MS, factor: 4, floorMs: 60_000 });
   const run = async (entry: Entry, ceilingMs: number): Promise<Outcome> => {
     if (entry.unable) return { ok: false, unable: true, error: entry.unable };
     try {
@@ -159,7 +159,7 @@ export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_RO
   let rows: Rows = [];
   for (let r = 0; r < rounds; r++) {
     for (const entry of rotation(entries, r)) {
-      const outcome = await run(entry, pace.limit(entry.spec.id, FIRST_CEILING_MS));
+      const outcome = await run(entry, pace.limit(entry.spec.id));
       if (outcome.ok) pace.record(entry.spec.id, outcome.wallMs);
       entry.rounds[r] = outcome;
       progress(
