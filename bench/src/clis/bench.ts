@@ -23,7 +23,7 @@ const RESULTS = fileURLToPath(new URL("../../results/", import.meta.url));
 /** The unmeasured first run and round 1 may be slow (first-run set-up on a loaded machine). */
 const FIRST_CEILING_MS = 300_000;
 
-export type Outcome = CliRun | { ok: false; error: string; unable: true };
+type Outcome = CliRun | { ok: false; error: string; unable: true };
 
 interface Entry {
   spec: CliSpec;
@@ -46,7 +46,7 @@ function ternVersion(): string {
 const num = (v: number | undefined): Cell => (v === undefined ? "-" : v);
 
 /** One table row per CLI: medians [min – max] of its measured rounds, failures counted. */
-export function cliRows(entries: Pick<Entry, "spec" | "version" | "unable" | "firstRun" | "rounds">[]): Rows {
+function cliRows(entries: Entry[]): Rows {
   return entries.map(({ spec, version, unable, firstRun, rounds }) => {
     const done = rounds.filter((r): r is Outcome => r !== undefined);
     const ok = done.filter((r): r is CliRun => r.ok);

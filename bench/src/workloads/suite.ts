@@ -99,11 +99,11 @@ export async function runSuite(
 }
 
 /** Every finished round so far, raw, for a run that does not reach its tables. */
-function savePartial(workload: WorkloadId, all: Outcomes[], dir = PARTIAL_DIR): void {
+function savePartial(workload: WorkloadId, all: Outcomes[]): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(PARTIAL_DIR, { recursive: true });
     writeFileSync(
-      `${dir}partial-${workload}.json`,
+      `${PARTIAL_DIR}partial-${workload}.json`,
       `${JSON.stringify({ workload, date: new Date().toISOString(), rounds: all }, null, 2)}\n`,
     );
   } catch (error) {
