@@ -1,8 +1,8 @@
 // The CLIs of `npm run bench clis`: the npm package (exact version) each is installed from, the
 // wire format it speaks, and how it is pointed at the loopback server, driven non-interactively
 // with its tools auto-approved, and kept off the network (telemetry, update checks, model lists).
-// Each gets its own HOME (config written once per run of the bench) and a fresh work directory
-// per run.
+// Each gets its own HOME for the whole bench (its config files rewritten before every run, as
+// the server's port changes) and a fresh work directory per run.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
