@@ -4,8 +4,8 @@ import { Pace, paceLimit } from "../src/workloads/pace.js";
 
 describe("paceLimit", () => {
   it("is the first-round ceiling while the row has no finished round", () => {
-    expect(paceLimit([], { firstMs: 600_000 })).toBe(600_000);
-    expect(paceLimit([Number.NaN, 0], { firstMs: 600_000 })).toBe(600_000);
+    expect(paceLimit([], { firstMs: 600_000, factor: 4, floorMs: 10_000 })).toBe(600_000);
+    expect(paceLimit([Number.NaN, 0], { firstMs: 600_000, factor: 4, floorMs: 10_000 })).toBe(600_000);
   });
 
   it("is factor x the median of earlier rounds, never below the floor", () => {
@@ -16,11 +16,11 @@ describe("paceLimit", () => {
   });
 
   it("grows with a slower machine: a slow round raises the next limit", () => {
-    const pace = new Pace({ factor: 3, floorMs: 1 });
+    const pace = new Pace({ firstMs: 600_000, factor: 3, floorMs: 1 });
     pace.record("tern/seq", 10_000);
-    expect(pace.limit("tern/seq", 600_000)).toBe(30_000);
+    expect(pace.limit("tern/seq")).toBe(30_000);
     pace.record("tern/seq", 50_000);
-    expect(pace.limit("tern/seq", 600_000)).toBe(90_000);
-    expect(pace.limit("pi/seq", 600_000)).toBe(600_000);
+    expect(pace.limit("tern/seq")).toBe(90_000);
+    expect(pace.limit("pi/seq")).toBe(600_000);
   });
 });

@@ -23,7 +23,7 @@ const RESULTS = fileURLToPath(new URL("../../results/", import.meta.url));
 /** The unmeasured first run and round 1 may be slow (first-run set-up on a loaded machine). */
 const FIRST_CEILING_MS = 300_000;
 
-export type Outcome = CliRun | { ok: false; error: string; unable: true };
+type Outcome = CliRun | { ok: false; error: string; unable: true };
 
 interface Entry {
   spec: CliSpec;
@@ -43,17 +43,10 @@ function ternVersion(): string {
   }
 }
 
-function ternHasPolicyFlag(): boolean {
-  const help = execFileSync(process.execPath, [join(ROOT, "packages/cli/dist/tern.js"), "run", "--help"], {
-    encoding: "utf8",
-  });
-  return help.includes("--policy");
-}
-
 const num = (v: number | undefined): Cell => (v === undefined ? "-" : v);
 
 /** One table row per CLI: medians [min – max] of its measured rounds, failures counted. */
-export function cliRows(entries: Pick<Entry, "spec" | "version" | "unable" | "firstRun" | "rounds">[]): Rows {
+function cliRows(entries: Entry[]): Rows {
   return entries.map(({ spec, version, unable, firstRun, rounds }) => {
     const done = rounds.filter((r): r is Outcome => r !== undefined);
     const ok = done.filter((r): r is CliRun => r.ok);
@@ -128,13 +121,8 @@ function save(entries: Entry[], meta: Record<string, unknown>, roundsDone: numbe
 
 export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 10))): Promise<Rows> {
   const progress = (line: string) => process.stderr.write(`  clis: ${line}\n`);
-  const policyFlag = ternHasPolicyFlag();
-  if (!policyFlag)
-    progress(
-      "tern has no --policy flag yet: the completion check is turned off with REACT_COMPLETION_CHECK_MIN_TOOLS",
-    );
   const entries: Entry[] = [];
-  for (const spec of cliSpecs(policyFlag)) {
+  for (const spec of cliSpecs()) {
     const entry: Entry = { spec, version: spec.npm?.version ?? ternVersion(), rounds: [] };
     if (spec.npm) {
       progress(`installing ${spec.npm.name}@${spec.npm.version} (once, into bench/.peers/${spec.id})`);
@@ -152,9 +140,8 @@ export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_RO
     load: loadavg()
       .map((l) => l.toFixed(1))
       .join(" "),
-    policyFlag,
   };
-  const pace = new Pace({ factor: 4, floorMs: 60_000 });
+  const pace = new Pace({ firstMs: FIRST_CEILING_MS, factor: 4, floorMs: 60_000 });
   const run = async (entry: Entry, ceilingMs: number): Promise<Outcome> => {
     if (entry.unable) return { ok: false, unable: true, error: entry.unable };
     try {
@@ -172,7 +159,7 @@ export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_RO
   let rows: Rows = [];
   for (let r = 0; r < rounds; r++) {
     for (const entry of rotation(entries, r)) {
-      const outcome = await run(entry, pace.limit(entry.spec.id, FIRST_CEILING_MS));
+      const outcome = await run(entry, pace.limit(entry.spec.id));
       if (outcome.ok) pace.record(entry.spec.id, outcome.wallMs);
       entry.rounds[r] = outcome;
       progress(

@@ -8,16 +8,15 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
-export const PEERS_DIR = fileURLToPath(new URL("../../.peers/", import.meta.url));
+const PEERS_DIR = fileURLToPath(new URL("../../.peers/", import.meta.url));
 
 export type Installed = { ok: true; bin: string } | { ok: false; reason: string };
 
 export async function ensureInstalled(
   id: string,
   npm: { name: string; version: string; bin: string },
-  dir = PEERS_DIR,
 ): Promise<Installed> {
-  const prefix = join(dir, id);
+  const prefix = join(PEERS_DIR, id);
   const manifest = join(prefix, "node_modules", npm.name, "package.json");
   const bin = join(prefix, "node_modules", ".bin", npm.bin);
   const installedVersion = () =>

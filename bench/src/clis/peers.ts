@@ -1,8 +1,8 @@
 // The CLIs of `npm run bench clis`: the npm package (exact version) each is installed from, the
 // wire format it speaks, and how it is pointed at the loopback server, driven non-interactively
 // with its tools auto-approved, and kept off the network (telemetry, update checks, model lists).
-// Each gets its own HOME (config written once per run of the bench) and a fresh work directory
-// per run.
+// Each gets its own HOME for the whole bench (its config files rewritten before every run, as
+// the server's port changes) and a fresh work directory per run.
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -43,8 +43,8 @@ const write = (file: string, text: string) => {
   writeFileSync(file, text);
 };
 
-/** tern, given the completion check or not (`--policy completion-check=off` when the CLI has it). */
-function tern(id: string, completionCheck: boolean, policyFlag: boolean): CliSpec {
+/** tern, with its completion check or with `--policy completion-check=off`. */
+function tern(id: string, completionCheck: boolean): CliSpec {
   return {
     id,
     wire: "chat",
@@ -66,23 +66,18 @@ function tern(id: string, completionCheck: boolean, policyFlag: boolean): CliSpe
         "--mode",
         "bypass",
         "--no-mcp",
-        ...(!completionCheck && policyFlag ? ["--policy", "completion-check=off"] : []),
+        ...(completionCheck ? [] : ["--policy", "completion-check=off"]),
         prompt,
       ],
-      env: {
-        ...homeEnv(home),
-        TERN_HOME: join(home, ".tern"),
-        // Before `--policy` existed: a threshold no 5-read run reaches turns the check off.
-        ...(!completionCheck && !policyFlag && { REACT_COMPLETION_CHECK_MIN_TOOLS: "1000000" }),
-      },
+      env: { ...homeEnv(home), TERN_HOME: join(home, ".tern") },
     }),
   };
 }
 
-export function cliSpecs(ternHasPolicyFlag: boolean): CliSpec[] {
+export function cliSpecs(): CliSpec[] {
   return [
-    tern("tern", true, ternHasPolicyFlag),
-    tern("tern (completion check off)", false, ternHasPolicyFlag),
+    tern("tern", true),
+    tern("tern (completion check off)", false),
     {
       id: "pi",
       npm: { name: "@mariozechner/pi-coding-agent", version: "0.73.1", bin: "pi" },

@@ -18,7 +18,7 @@ function children(pid: number): number[] {
 }
 
 /** Every live pid in the tree under `root`, root included. */
-export function treePids(root: number): number[] {
+function treePids(root: number): number[] {
   const seen: number[] = [];
   const queue = [root];
   while (queue.length > 0) {

@@ -2,7 +2,10 @@
 // offers (name and JSON Schema) and the streamed frames of one tool call or one text answer.
 // Frame shapes follow the captured provider streams in shared/fixtures/provider-streams/ (see
 // its NOTICE): Chat Completions chunks, Responses events, Anthropic Messages events; Gemini's
-// streamGenerateContent is `data: GenerateContentResponse` lines.
+// streamGenerateContent is `data: GenerateContentResponse` lines. Chat Completions chunks come
+// from the peer workloads' writer (peers/wire.ts).
+
+import { ChunkWriter, DONE, pieces } from "../peers/wire.js";
 
 export type Wire = "chat" | "responses" | "anthropic" | "gemini";
 
@@ -42,13 +45,6 @@ export function offeredTools(wire: Wire, body: Json): OfferedTool[] {
 const sse = (data: unknown, event?: string) =>
   `${event ? `event: ${event}\n` : ""}data: ${JSON.stringify(data)}\n\n`;
 
-/** Splits `text` into pieces of `size` characters (tool arguments and answers stream in pieces). */
-export function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out.length > 0 ? out : [""];
-}
-
 const usage = { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 };
 
 /** The frames of one streamed reply: a tool call (name + arguments) or a text answer. */
@@ -61,38 +57,20 @@ export function replyFrames(
   const created = Math.floor(Date.now() / 1000);
   switch (wire) {
     case "chat": {
-      const chunk = (delta: Json, finish: string | null = null) =>
-        sse({
-          id,
-          object: "chat.completion.chunk",
-          created,
-          model,
-          choices: [{ index: 0, delta, finish_reason: finish }],
-        });
-      const frames = [chunk({ role: "assistant", content: "" })];
-      if ("call" in reply) {
-        const args = pieces(JSON.stringify(reply.call.args), 24);
-        frames.push(
-          chunk({
-            tool_calls: [
-              {
-                index: 0,
-                id: reply.call.id,
-                type: "function",
-                function: { name: reply.call.name, arguments: args[0] },
-              },
-            ],
-          }),
-          ...args.slice(1).map((a) => chunk({ tool_calls: [{ index: 0, function: { arguments: a } }] })),
-          chunk({}, "tool_calls"),
-        );
-      } else
-        frames.push(...pieces(reply.text, reply.chunk).map((t) => chunk({ content: t })), chunk({}, "stop"));
-      frames.push(
-        sse({ id, object: "chat.completion.chunk", created, model, choices: [], usage }),
-        "data: [DONE]\n\n",
-      );
-      return frames;
+      const out = new ChunkWriter(id, model);
+      const frames =
+        "call" in reply
+          ? [
+              out.toolCallStart(reply.call.id, reply.call.name),
+              ...pieces(JSON.stringify(reply.call.args), 24).map((piece) => out.toolCallArgs(piece)),
+              out.finish("tool_calls"),
+            ]
+          : [
+              out.role(),
+              ...pieces(reply.text, reply.chunk).map((piece) => out.text(piece)),
+              out.finish("stop"),
+            ];
+      return [...frames, out.usage(usage), DONE];
     }
     case "responses": {
       let seq = 0;

@@ -14,14 +14,7 @@ import { promptFor, runId, WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { checkedRun } from "./loop.js";
 import { gc, peakRssMiB } from "./stats.js";
-import {
-  FIRST_CEILING_MS,
-  metricOf,
-  type Outcomes,
-  runSuite,
-  selectedRuntimes,
-  statusRows,
-} from "./suite.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase } from "./worker.js";
 
@@ -119,7 +112,7 @@ export const PHASES: Record<string, Phase> = {
 
 export async function concurrencyBench(): Promise<Rows> {
   const rounds = await runSuite("concurrency", RUNTIMES, [
-    { phase: "sessions", expectedRuns: SESSIONS + WARMUP, firstCeilingMs: FIRST_CEILING_MS },
+    { phase: "sessions", expectedRuns: SESSIONS + WARMUP },
   ]);
   return sideBySideRounds(RUNTIMES, rounds.map(concurrencyRows));
 }

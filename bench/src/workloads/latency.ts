@@ -17,14 +17,7 @@ import {
 } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { percentile } from "./stats.js";
-import {
-  FIRST_CEILING_MS,
-  metricOf,
-  type Outcomes,
-  runSuite,
-  selectedRuntimes,
-  statusRows,
-} from "./suite.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase, PhaseContext } from "./worker.js";
 
@@ -87,9 +80,7 @@ export const PHASES: Record<string, Phase> = {
 };
 
 export async function latencyBench(): Promise<Rows> {
-  const rounds = await runSuite("latency", RUNTIMES, [
-    { phase: "stream", expectedRuns: MEASURED_RUNS + 1, firstCeilingMs: FIRST_CEILING_MS },
-  ]);
+  const rounds = await runSuite("latency", RUNTIMES, [{ phase: "stream", expectedRuns: MEASURED_RUNS + 1 }]);
   return sideBySideRounds(RUNTIMES, rounds.map(latencyRows));
 }
 

@@ -8,14 +8,7 @@ import type { RuntimeId } from "../peers/runtimes.js";
 import { LOOP_TURNS, promptFor, runId, WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { peakRssMiB, timed } from "./stats.js";
-import {
-  FIRST_CEILING_MS,
-  metricOf,
-  type Outcomes,
-  runSuite,
-  selectedRuntimes,
-  statusRows,
-} from "./suite.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase, PhaseContext } from "./worker.js";
 
@@ -77,8 +70,8 @@ export const PHASES: Record<string, Phase> = {
 
 export async function loopBench(): Promise<Rows> {
   const phases = [
-    { phase: "seq", expectedRuns: RUNS + WARMUP, firstCeilingMs: FIRST_CEILING_MS },
-    { phase: "conc", expectedRuns: CONC_RUNS + WARMUP + CONC_WARMUP, firstCeilingMs: FIRST_CEILING_MS },
+    { phase: "seq", expectedRuns: RUNS + WARMUP },
+    { phase: "conc", expectedRuns: CONC_RUNS + WARMUP + CONC_WARMUP },
   ];
   const rounds = await runSuite("loop", RUNTIMES, phases);
   return sideBySideRounds(RUNTIMES, rounds.map(loopRows));

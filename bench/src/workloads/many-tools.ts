@@ -9,14 +9,7 @@ import { WARMUP_BASE } from "../peers/script.js";
 import type { Metrics } from "./harness.js";
 import { checkedRun } from "./loop.js";
 import { timed } from "./stats.js";
-import {
-  FIRST_CEILING_MS,
-  metricOf,
-  type Outcomes,
-  runSuite,
-  selectedRuntimes,
-  statusRows,
-} from "./suite.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase } from "./worker.js";
 
@@ -45,9 +38,7 @@ export const PHASES: Record<string, Phase> = {
 };
 
 export async function manyToolsBench(): Promise<Rows> {
-  const rounds = await runSuite("tools", RUNTIMES, [
-    { phase: "task", expectedRuns: RUNS, firstCeilingMs: FIRST_CEILING_MS },
-  ]);
+  const rounds = await runSuite("tools", RUNTIMES, [{ phase: "task", expectedRuns: RUNS }]);
   return sideBySideRounds(
     RUNTIMES,
     rounds.map((round) => toolsRows(round, RUNTIMES)),
@@ -65,7 +56,7 @@ const IMPERFECT_RUNTIMES = selectedRuntimes(["baseline", "tern-select", "vercel-
  */
 export async function manyToolsImperfectBench(): Promise<Rows> {
   const rounds = await runSuite("tools-imperfect", IMPERFECT_RUNTIMES, [
-    { phase: "task", expectedRuns: RUNS, firstCeilingMs: FIRST_CEILING_MS },
+    { phase: "task", expectedRuns: RUNS },
   ]);
   return sideBySideRounds(
     IMPERFECT_RUNTIMES,

@@ -8,30 +8,26 @@ import { median } from "./table.js";
 export interface PaceOptions {
   /** The ceiling while the row has no finished round. */
   firstMs: number;
-  /** Multiple of the median of earlier rounds. Default 4. */
-  factor?: number;
-  /** Lowest limit. Default 10 s. */
-  floorMs?: number;
+  /** Multiple of the median of earlier rounds. */
+  factor: number;
+  /** Lowest limit. */
+  floorMs: number;
 }
-
-export const DEFAULT_PACE_FACTOR = 4;
-export const DEFAULT_PACE_FLOOR_MS = 10_000;
 
 /** The limit for a row's next round, from the wall times of its earlier finished rounds. */
 export function paceLimit(earlierMs: number[], options: PaceOptions): number {
   const finished = earlierMs.filter((ms) => Number.isFinite(ms) && ms > 0);
   if (finished.length === 0) return options.firstMs;
-  const limit = (options.factor ?? DEFAULT_PACE_FACTOR) * median(finished);
-  return Math.max(options.floorMs ?? DEFAULT_PACE_FLOOR_MS, Math.round(limit));
+  return Math.max(options.floorMs, Math.round(options.factor * median(finished)));
 }
 
 /** Wall times per row key, and the limit each key gets next. */
 export class Pace {
   private readonly times = new Map<string, number[]>();
-  constructor(private readonly options: Omit<PaceOptions, "firstMs">) {}
+  constructor(private readonly options: PaceOptions) {}
 
-  limit(key: string, firstMs: number): number {
-    return paceLimit(this.times.get(key) ?? [], { ...this.options, firstMs });
+  limit(key: string): number {
+    return paceLimit(this.times.get(key) ?? [], this.options);
   }
 
   /** Records a finished round of `key` (failed or timed-out rounds are not a pace). */

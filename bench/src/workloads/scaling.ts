@@ -13,14 +13,7 @@ import { SCRIPTS, type ScalingWorkloadId, turnsOf, WARMUP_BASE } from "../peers/
 import type { Metrics, WorkerOutcome } from "./harness.js";
 import { checkedRun } from "./loop.js";
 import { timed } from "./stats.js";
-import {
-  FIRST_CEILING_MS,
-  metricOf,
-  type Outcomes,
-  runSuite,
-  selectedRuntimes,
-  statusRows,
-} from "./suite.js";
+import { metricOf, type Outcomes, runSuite, selectedRuntimes, statusRows } from "./suite.js";
 import { type MetricRow, sideBySideRounds } from "./table.js";
 import type { Phase } from "./worker.js";
 
@@ -45,7 +38,7 @@ const LINEAR_ONLY = ALL;
 
 async function cpuPerRun(workload: ScalingWorkloadId, runtimes: RuntimeId[]): Promise<Outcomes[]> {
   const expectedRuns = MEASURED_RUNS + warmUpRuns(workload);
-  return runSuite(workload, runtimes, [{ phase: "run", expectedRuns, firstCeilingMs: FIRST_CEILING_MS }]);
+  return runSuite(workload, runtimes, [{ phase: "run", expectedRuns }]);
 }
 
 const cpu = (outcomes: Outcomes, runtimes: RuntimeId[]) =>

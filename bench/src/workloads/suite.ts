@@ -21,15 +21,13 @@ export interface PhaseSpec {
   phase: string;
   /** Runs the server must see completed (warm-up included). */
   expectedRuns: number;
-  /** The worker's limit in its first round; later rounds get PACE_FACTOR x its median so far. */
-  firstCeilingMs: number;
 }
 
-/** Later rounds' limit: this many times the median of the row's earlier rounds, at least 30 s. */
-export const PACE_FACTOR = 4;
-const PACE_FLOOR_MS = 30_000;
-/** The first round's ceiling for every phase: generous, since nothing is known of the pace yet. */
-export const FIRST_CEILING_MS = 600_000;
+/**
+ * A worker's time limit: 600 s in its row's first round (generous, since nothing is known of the
+ * pace yet), then 4x the median of the row's earlier rounds, at least 30 s.
+ */
+const PACE = { firstMs: 600_000, factor: 4, floorMs: 30_000 };
 /** A row that ran out of time this often is not run again (marked as such), so it costs no more. */
 const MAX_TIMEOUTS = 2;
 const PARTIAL_DIR = fileURLToPath(new URL("../../results/", import.meta.url));
@@ -54,7 +52,7 @@ export async function runSuite(
 ): Promise<Outcomes[]> {
   const server = await startServer();
   const all: Outcomes[] = [];
-  const pace = new Pace({ factor: PACE_FACTOR, floorMs: PACE_FLOOR_MS });
+  const pace = new Pace(PACE);
   const timeouts = new Map<string, number>();
   try {
     for (let round = 0; round < rounds; round++) {
@@ -65,7 +63,7 @@ export async function runSuite(
           const started = Date.now();
           const args = { workload, runtime: id, phase: spec.phase, round };
           const key = `${id}/${spec.phase}`;
-          const limit = pace.limit(key, spec.firstCeilingMs);
+          const limit = pace.limit(key);
           const skip = (timeouts.get(key) ?? 0) >= MAX_TIMEOUTS;
           const result: WorkerOutcome = skip
             ? {
@@ -101,11 +99,11 @@ export async function runSuite(
 }
 
 /** Every finished round so far, raw, for a run that does not reach its tables. */
-function savePartial(workload: WorkloadId, all: Outcomes[], dir = PARTIAL_DIR): void {
+function savePartial(workload: WorkloadId, all: Outcomes[]): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(PARTIAL_DIR, { recursive: true });
     writeFileSync(
-      `${dir}partial-${workload}.json`,
+      `${PARTIAL_DIR}partial-${workload}.json`,
       `${JSON.stringify({ workload, date: new Date().toISOString(), rounds: all }, null, 2)}\n`,
     );
   } catch (error) {

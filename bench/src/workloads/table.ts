@@ -106,10 +106,10 @@ export function alignRounds(rounds: MetricRow[][]): { template: MetricRow; perRo
 }
 
 /**
- * The interleaved form of `sideBySide`: `rounds[r]` holds round r's rows (the same rows every
- * round). Each runtime's cell is the median of its per-round figures with their range; each
- * ratio is computed within a round (tern against that round's best peer or baseline) and
- * shown as median [min-max] over rounds. A peer without a figure in a round (failed, timed out,
+ * The interleaved form of `sideBySide`: `rounds[r]` holds round r's rows, matched across rounds
+ * by metric name (`alignRounds`). Each runtime's cell is the median of its per-round figures
+ * with their range; each ratio is computed within a round (tern against that round's best peer
+ * or baseline) and shown as median [min-max] over rounds. A peer without a figure in a round (failed, timed out,
  * unable) is never silently left out of "best peer": the ratio is marked `*` and a last row
  * names the peers and rounds it was computed without.
  */
