@@ -11,7 +11,7 @@ import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startTestPostgres } from "../../session/test/support/postgres.js";
-import { openSession, promptNewSession, startScriptedServe, startServe } from "./support/serve.js";
+import { promptNewSession, startScriptedServe, startServe } from "./support/serve.js";
 import { spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
 /** Ceiling for hangs only (a PostgreSQL cluster and two processes on a loaded machine). */
