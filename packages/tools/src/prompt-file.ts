@@ -4,7 +4,7 @@
 // ~/.ssh/config into the prompt). A bad file is a reason in words, never an exception.
 
 import { closeSync, fstatSync, openSync, readSync, realpathSync } from "node:fs";
-import { relative, sep } from "node:path";
+import { isInside } from "./workspace.js";
 
 export type TextHead =
   | { ok: true; text: string /** the file's size */; bytes: number /** bytes read */; loaded: number }
@@ -50,8 +50,7 @@ function decodeText(bytes: Buffer, cut: boolean): string | undefined {
 
 /** True when `path` really lies inside `tree` (both resolved through symlinks). */
 export function insideTree(path: string, tree: string): boolean {
-  const rest = relative(realOr(tree), realOr(path));
-  return rest !== "" && !rest.startsWith("..") && !rest.startsWith(sep);
+  return isInside(realOr(tree), realOr(path));
 }
 
 function realOr(path: string): string {

@@ -140,6 +140,15 @@ export function isInside(root: string, abs: string): boolean {
   return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel));
 }
 
+/** A path as tern shows it: relative to `root` (POSIX, "." for the root) when inside it, else as given. */
+export function displayPath(target: string, root?: string): string {
+  if (!root) return target;
+  const abs = path.resolve(root, target);
+  if (!isInside(root, abs)) return target;
+  const rel = path.relative(root, abs);
+  return rel === "" ? "." : rel.split(path.sep).join("/");
+}
+
 async function entryKind(abs: string): Promise<"present" | "missing" | "dangling"> {
   try {
     const stat = await lstat(abs);

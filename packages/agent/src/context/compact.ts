@@ -151,10 +151,10 @@ async function run(
   const probe = planCompaction(micro.messages, { recentTokens: recentCap, pinnedLimit });
   const room = Math.max(0, target - fixed - probe.pinnedTokens - summaryMax);
   let plan = planCompaction(micro.messages, { recentTokens: Math.min(recentCap, room), pinnedLimit });
-  // Nothing new before the tail, but still too big, or asked for explicitly: keep only the newest
-  // unit (and the pins). A manual compaction has nothing to do only when there is nothing older.
-  if (plan.older.length === 0 && (reason !== "threshold" || afterMicro > trigger))
-    plan = planCompaction(micro.messages, { recentTokens: 0, pinnedLimit });
+  // Nothing new before the tail, yet over the trigger (a threshold compaction that got here), past
+  // an overflow, or asked for: keep only the newest unit (and the pins). Nothing to do only when
+  // even then there is nothing older.
+  if (plan.older.length === 0) plan = planCompaction(micro.messages, { recentTokens: 0, pinnedLimit });
   if (plan.older.length === 0) return fitted(base, budget, fixed, target, reason);
 
   // The summariser reads the originals (not their stubs): micro-compaction keeps indices.

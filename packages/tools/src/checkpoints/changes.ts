@@ -4,8 +4,8 @@
 // listed with a note instead of a diff.
 
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { createTwoFilesPatch } from "diff";
+import { displayPath } from "../workspace.js";
 import { type CheckpointStore, currentState, type FileState, sameContent } from "./store.js";
 
 /** Files bigger than this (either side) are listed without a diff. */
@@ -83,10 +83,4 @@ async function diffOf(
   );
   if (patch === undefined) return { diff: "", note: "too many differences to diff" };
   return { diff: patch };
-}
-
-function displayPath(file: string, cwd: string | undefined): string {
-  if (cwd === undefined) return file;
-  const relative = path.relative(cwd, file);
-  return relative === "" || relative.startsWith("..") || path.isAbsolute(relative) ? file : relative;
 }

@@ -1,7 +1,7 @@
 // Readable one-line summaries of a tool call and the narrowest rules that would allow calls like
 // it, for permission prompts ("Allow bash: npm test? [y]es / [a]lways (bash(npm test:*)) / [n]o").
 
-import path from "node:path";
+import { displayPath } from "../workspace.js";
 import { readOnlyInvocation } from "./read-only.js";
 import { isCommandTool, pathArgument, urlHost } from "./rules.js";
 import { analyzeCommand } from "./shell.js";
@@ -71,13 +71,6 @@ export function suggestRules(toolName: string, args: Record<string, unknown>, ro
   const host = urlHost(toolName, args);
   if (host !== undefined) return host === "" ? [] : [`${toolName}(domain:${host})`];
   return [toolName];
-}
-
-function displayPath(target: string, root?: string): string {
-  if (!root) return target;
-  const rel = path.relative(root, path.resolve(root, target));
-  if (rel === "") return ".";
-  return rel.startsWith("..") || path.isAbsolute(rel) ? target : rel.split(path.sep).join("/");
 }
 
 function commandRules(toolName: string, command: string): string[] {

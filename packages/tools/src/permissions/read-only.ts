@@ -30,18 +30,10 @@ const PLAIN_SYNTAX = new Set([
 /** Prefix assignments that change only how text is printed. */
 const HARMLESS_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|NO_COLOR|COLUMNS)$/;
 
-const verdicts = new Map<string, ReadOnlyVerdict>();
-const CACHE_SIZE = 64;
-
-/** Judges a whole command line (cached: a call is judged by the mode and by every allow rule). */
+/** Judges a whole command line (once per permission check; the analysis it reads is cached). */
 export function readOnlyCommand(command: string): ReadOnlyVerdict {
-  const hit = verdicts.get(command);
-  if (hit) return hit;
   const why = whyNotReadOnly(command);
-  const verdict: ReadOnlyVerdict = why === undefined ? { readOnly: true } : { readOnly: false, why };
-  if (verdicts.size >= CACHE_SIZE) verdicts.delete(verdicts.keys().next().value!);
-  verdicts.set(command, verdict);
-  return verdict;
+  return why === undefined ? { readOnly: true } : { readOnly: false, why };
 }
 
 function whyNotReadOnly(command: string): string | undefined {
@@ -238,7 +230,7 @@ function sed(args: readonly string[]): string | undefined {
 const SED_SIMPLE = new Set([..."pPdDqQ=lnNgGhHxz{}!"]);
 
 /** Why a sed script may write or run something, or undefined when it only prints. */
-export function sedScriptWhy(script: string): string | undefined {
+function sedScriptWhy(script: string): string | undefined {
   let i = 0;
   const at = () => script[i];
   /** Skips a /re/ or \cREc delimited part; false when it does not end. */

@@ -5,10 +5,11 @@
 // list left out included. It only looks, so it is a "read" tool.
 
 import { type Dirent, readdirSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
 import { toolError } from "../tools/result.js";
 import type { BuiltinTool } from "../types.js";
+import { displayPath } from "../workspace.js";
 import { SKILL_FILE_NAME, type Skill } from "./discover.js";
 
 export const SKILL_TOOL_NAME = "skill";
@@ -39,10 +40,7 @@ export function skillTool(
   skills: readonly Skill[],
   options: SkillToolOptions,
 ): BuiltinTool<z.infer<typeof parameters>, SkillDetails> {
-  const shown = (path: string) => {
-    const rest = relative(options.cwd, path);
-    return rest !== "" && !rest.startsWith("..") && !rest.startsWith(sep) ? rest : path;
-  };
+  const shown = (path: string) => displayPath(path, options.cwd);
   return {
     name: SKILL_TOOL_NAME,
     label: "Use skill",
