@@ -70,7 +70,8 @@ export function discoverSkills(dirs: readonly SkillDirectory[], options: Discove
       const path = join(where.dir, folder, SKILL_FILE_NAME);
       const skill = readSkill(path, folder, where, maxBytes, warnings);
       if (!skill) continue;
-      const real = realpathSync(path);
+      const real = realPathOf(path);
+      if (real === undefined) continue; // gone since it was read
       if (seen.has(real)) continue; // the same folder linked from two directories
       seen.add(real);
       const winner = byName.get(skill.name);
@@ -111,4 +112,13 @@ function readSkill(
   if (!parsed.ok) return skip(parsed.error);
   if (cut) warnings.push(`skill ${path}: ${head.bytes} bytes; only the first ${head.loaded} loaded`);
   return { ...parsed.skill, path, dir, scope: where.scope };
+}
+
+/** The file's real path, or undefined when it vanished after being read (discovery never throws). */
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
