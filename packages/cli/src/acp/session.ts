@@ -128,7 +128,10 @@ export class AcpSession {
     });
     let result: AgentRunResult;
     try {
-      await this.runtime.mcp?.waitForStartup();
+      // A plan's steps take the tools the agent has when it starts; a loop waits (cancellably) in
+      // its first turn, so only a plan waits here (as `tern run` does).
+      const { mcp, coding } = this.runtime;
+      if (mcp && (coding.options.strategy ?? "loop") !== "loop") await mcp.waitForStartup();
       result = await agent.prompt(text, { images });
       // Steering that came after the loop's last look at its queue is still this turn's.
       while (result.stopReason === "stop" && agent.queuedMessages.steering.length > 0)
