@@ -78,10 +78,6 @@ export class AcpSession {
     return session;
   }
 
-  get id(): string {
-    return this.sessionId();
-  }
-
   /** session/load: the saved conversation, replayed as the updates it made live. */
   async replay(): Promise<void> {
     const messages = this.runtime.resumed?.context.messages ?? [];
@@ -146,7 +142,7 @@ export class AcpSession {
   }
 
   private send(update: SessionUpdate): void {
-    const notification = { sessionId: this.id, update };
+    const notification = { sessionId: this.sessionId(), update };
     this.sent = this.sent.then(() => this.client.notify("session/update", notification)).catch(() => {});
   }
 }
