@@ -106,7 +106,8 @@ function runInClientTerminal(ws: Workspace, options: ClientToolsOptions): AnyBui
     try {
       terminal = await options.client.createTerminal({
         sessionId: options.sessionId(),
-        command: "/bin/sh",
+        // The shell of tern's own `bash` tool: the model writes bash, which /bin/sh (dash) may not run.
+        command: "/bin/bash",
         args: ["-c", args.command],
         cwd: resolved.abs,
         outputByteLimit: OUTPUT_BYTE_LIMIT,
