@@ -254,7 +254,7 @@ describe("tern acp", () => {
       expect(existsSync(join(work, "new.txt"))).toBe(false);
       // ...and ran the command in its terminal, in the workspace.
       expect(peer.commands).toMatchObject([
-        { sessionId, command: "/bin/sh", args: ["-c", "echo in the editor; pwd"], cwd: work },
+        { sessionId, command: "/bin/bash", args: ["-c", "echo in the editor; pwd"], cwd: work },
       ]);
       const results = wireMessages(model.requests.at(-1)!.body);
       expect(contentText(results.find((m) => m.tool_call_id === "b1"))).toContain(`in the editor\n${work}`);

@@ -107,7 +107,7 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; close: () =
 }
 
 /** The session's workspace: an absolute, existing directory inside one of the roots (its real path). */
-export function confined(cwd: string, roots: readonly string[]): string {
+function confined(cwd: string, roots: readonly string[]): string {
   if (!isAbsolute(cwd))
     throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${cwd}"`);
   let real: string;

@@ -15,14 +15,12 @@ export interface ClientToolsOptions {
   client: AgentContext;
   capabilities: ClientCapabilities;
   sessionId: () => string;
-  /** Seconds before a command in the editor's terminal is killed, unless the call says. Default 120. */
-  defaultTimeoutSeconds?: number;
-  /** Bytes of a command's output the editor keeps for us. Default 30 000. */
-  outputByteLimit?: number;
 }
 
-export const DEFAULT_TIMEOUT_SECONDS = 120;
-export const OUTPUT_BYTE_LIMIT = 30_000;
+/** Seconds before a command in the editor's terminal is killed, unless the call says. */
+const DEFAULT_TIMEOUT_SECONDS = 120;
+/** Bytes of a command's output the editor keeps for us. */
+const OUTPUT_BYTE_LIMIT = 30_000;
 
 export function clientTools(options: ClientToolsOptions): ToolProvider {
   const { fs, terminal } = options.capabilities;
@@ -98,7 +96,6 @@ function writeThroughClient(ws: Workspace, options: ClientToolsOptions): AnyBuil
 }
 
 function runInClientTerminal(ws: Workspace, options: ClientToolsOptions): AnyBuiltinTool["execute"] {
-  const defaultTimeout = options.defaultTimeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   return async (
     args: { command: string; cwd?: string; timeout?: number },
     { signal }: { signal: AbortSignal },
@@ -109,10 +106,11 @@ function runInClientTerminal(ws: Workspace, options: ClientToolsOptions): AnyBui
     try {
       terminal = await options.client.createTerminal({
         sessionId: options.sessionId(),
-        command: "/bin/sh",
+        // The shell of tern's own `bash` tool: the model writes bash, which /bin/sh (dash) may not run.
+        command: "/bin/bash",
         args: ["-c", args.command],
         cwd: resolved.abs,
-        outputByteLimit: options.outputByteLimit ?? OUTPUT_BYTE_LIMIT,
+        outputByteLimit: OUTPUT_BYTE_LIMIT,
       });
     } catch (error) {
       return failed(`the editor could not start the command: ${(error as Error).message}`);
@@ -124,7 +122,7 @@ function runInClientTerminal(ws: Workspace, options: ClientToolsOptions): AnyBui
     };
     const onAbort = () => kill("aborted");
     signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(() => kill("timeout"), (args.timeout ?? defaultTimeout) * 1000);
+    const timer = setTimeout(() => kill("timeout"), (args.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
     try {
       const exit = await terminal.waitForExit();
       const { output, truncated } = await terminal.currentOutput();
@@ -133,7 +131,7 @@ function runInClientTerminal(ws: Workspace, options: ClientToolsOptions): AnyBui
       const text = `${output}${tail}`.trim() || "(no output)";
       if (stopped === "aborted") return failed(`The command was aborted.\n${text}`);
       if (stopped === "timeout")
-        return failed(`The command timed out after ${args.timeout ?? defaultTimeout}s.\n${text}`);
+        return failed(`The command timed out after ${args.timeout ?? DEFAULT_TIMEOUT_SECONDS}s.\n${text}`);
       if (status !== 0) return failed(`Exit ${status ?? `signal ${exit.signal ?? "?"}`}.\n${text}`);
       return { content: text, details: { exitCode: 0, terminalId: terminal.id } };
     } catch (error) {

@@ -8,9 +8,9 @@ import type { AgentContext, PermissionOption } from "@agentclientprotocol/sdk";
 import type { AskPermission, PermissionAnswer } from "@tern/tools";
 import { toolKind } from "./updates.js";
 
-export const ALLOW_ONCE = "allow_once";
-export const ALLOW_ALWAYS = "allow_always";
-export const REJECT_ONCE = "reject_once";
+const ALLOW_ONCE = "allow_once";
+const ALLOW_ALWAYS = "allow_always";
+const REJECT_ONCE = "reject_once";
 
 export interface PermissionBridge {
   client: AgentContext;

@@ -78,10 +78,6 @@ export class AcpSession {
     return session;
   }
 
-  get id(): string {
-    return this.sessionId();
-  }
-
   /** session/load: the saved conversation, replayed as the updates it made live. */
   async replay(): Promise<void> {
     const messages = this.runtime.resumed?.context.messages ?? [];
@@ -128,7 +124,10 @@ export class AcpSession {
     });
     let result: AgentRunResult;
     try {
-      await this.runtime.mcp?.waitForStartup();
+      // A plan's steps take the tools the agent has when it starts; a loop waits (cancellably) in
+      // its first turn, so only a plan waits here (as `tern run` does).
+      const { mcp, coding } = this.runtime;
+      if (mcp && (coding.options.strategy ?? "loop") !== "loop") await mcp.waitForStartup();
       result = await agent.prompt(text, { images });
       // Steering that came after the loop's last look at its queue is still this turn's.
       while (result.stopReason === "stop" && agent.queuedMessages.steering.length > 0)
@@ -143,7 +142,7 @@ export class AcpSession {
   }
 
   private send(update: SessionUpdate): void {
-    const notification = { sessionId: this.id, update };
+    const notification = { sessionId: this.sessionId(), update };
     this.sent = this.sent.then(() => this.client.notify("session/update", notification)).catch(() => {});
   }
 }

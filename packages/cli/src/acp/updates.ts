@@ -29,7 +29,7 @@ export function toolKind(name: string): ToolKind {
 }
 
 /** The tool call's first update: what it is, where, and with which arguments. */
-export function toolCallStart(
+function toolCallStart(
   toolCallId: string,
   name: string,
   args: Record<string, unknown>,
@@ -48,7 +48,7 @@ export function toolCallStart(
 }
 
 /** The tool call's last update: completed or failed, its output, and a diff for file changes. */
-export function toolCallEnd(
+function toolCallEnd(
   toolCallId: string,
   name: string,
   args: Record<string, unknown>,
@@ -81,7 +81,7 @@ function diffs(name: string, args: Record<string, unknown>, root: string): ToolC
 }
 
 /** todo_write's list as the session's plan (tern's "done" is ACP's "completed"). */
-export function todoPlan(args: Record<string, unknown>): SessionUpdate | undefined {
+function todoPlan(args: Record<string, unknown>): SessionUpdate | undefined {
   if (!Array.isArray(args.todos)) return undefined;
   const entries: PlanEntry[] = (args.todos as { content?: unknown; status?: unknown }[]).map((todo) => ({
     content: String(todo.content ?? ""),
