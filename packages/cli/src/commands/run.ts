@@ -66,8 +66,9 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
     json,
     start: async () => {
       // A plan's steps take the tools the agent has when it starts: let the MCP servers come up
-      // first (a loop waits in its first turn instead).
-      if (settings.strategy !== "loop") await runtime.mcp?.waitForStartup();
+      // first (a loop waits in its first turn instead). The strategy is the one the agent was built
+      // with: a resumed session's recorded one when no flag overrides it.
+      if ((runtime.coding.options.strategy ?? "loop") !== "loop") await runtime.mcp?.waitForStartup();
       return runtime.agent.prompt(prepared.text, { images: prepared.images });
     },
   });
