@@ -38,7 +38,7 @@ describe("settings", () => {
     expect(settingsFor([])).toMatchObject({
       mode: "ask",
       maxTurns: 50,
-      autopilot: false,
+      policies: expect.objectContaining({ autopilot: expect.objectContaining({ on: false }) }),
       allow: [],
       deny: [],
     });

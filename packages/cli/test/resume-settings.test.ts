@@ -1,11 +1,15 @@
 // A session remembers what continuing it needs: `tern run -s ID` and `tern run -c` go on with the
 // provider, model and base URL (and loop settings) it was made with, no flags retyped; the key is
-// never written down; an old session without the record gets a clear error.
+// never written down; an old session without the record gets a clear error. A recorded answer mode
+// reaches the loop as the synthesis policy.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
+import { reactOptions } from "../src/runtime/loop-options.js";
+import { withSessionSettings } from "../src/runtime/session-settings.js";
 import { textReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
+import { settingsFor } from "./support/settings.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
@@ -120,3 +124,14 @@ it(
   },
   CEILING,
 );
+
+it("a recorded answer mode reaches the loop (as the synthesis policy) unless --answer-mode or a --policy is given now", () => {
+  const recorded = { provider: "mylab", model: "test-model", answerMode: "synthesize" };
+  const resumed = withSessionSettings(settingsFor([]), recorded, () => {});
+  expect(resumed.answerMode).toBe("synthesize");
+  expect(reactOptions(resumed).answerMode).toBe("synthesize");
+  const flagged = withSessionSettings(settingsFor(["--answer-mode", "direct"]), recorded, () => {});
+  expect(reactOptions(flagged).answerMode).toBe("direct");
+  const policy = withSessionSettings(settingsFor(["--policy", "synthesis=off"]), recorded, () => {});
+  expect(reactOptions(policy).answerMode).toBe("direct");
+});

@@ -55,7 +55,6 @@ export async function demoCommand(argv: string[], io: Io): Promise<ExitCode> {
     toolMode: "auto",
     answerMode: "direct",
     maxTurns: 20,
-    autopilot: false,
     policies: defaultPolicies(),
     // The scripted model reads no instructions; the user's own AGENTS.md has no place here.
     instructions: false,

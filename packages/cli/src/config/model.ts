@@ -31,10 +31,6 @@ const KEY_DEFAULTS: { variable: string; provider: string }[] = [
 ];
 
 /**
- * Built-in models plus the `models` of $TERN_HOME/config.json, from the parse `loadHome` made
- * (whose warnings were given already); problems with the entries go to `warn`.
- */
-/**
  * Whether tern knows a price for a provider's model: in the catalog or declared in config.json.
  * The runtime prices any other model at 0, which `run`, `chat` and `usage` show as "unknown".
  */
@@ -42,6 +38,10 @@ export function hasPrice(registry: ModelRegistry): (provider: string, model: str
   return (provider, model) => registry.get(provider, model) !== undefined;
 }
 
+/**
+ * Built-in models plus the `models` of $TERN_HOME/config.json, from the parse `loadHome` made
+ * (whose warnings were given already); problems with the entries go to `warn`.
+ */
 export function createRegistry(home: Home, warn: (message: string) => void): ModelRegistry {
   const registry = new ModelRegistry();
   const { path, config } = home.config;

@@ -64,9 +64,9 @@ export interface AgentSettings extends Home {
   /** The built-in coding tools (default), or none (a plain chat). */
   tools?: Toolset;
   toolMode: ToolMode;
+  /** "synthesize" exactly when the synthesis policy is on (the older name of that switch). */
   answerMode: AnswerMode;
   maxTurns: number;
-  autopilot: boolean;
   /** The loop policies, on or off and tuned: --policy, "policies" in config.json, REACT_* variables. */
   policies: PolicySettings;
   /** TERN_MAX_SUBAGENT_DEPTH: how deep sub-agents may nest (default: the agent library's). */
@@ -124,6 +124,20 @@ export function resolveAgentSettings(
   const cwd = resolve(environment.cwd, cwdFlag ?? ".");
   if (cwdFlag !== undefined) checkDirectory(cwd, "--cwd");
 
+  // --autopilot / "autopilot" and --answer-mode synthesize are the older names of two policies.
+  const policies = resolvePolicies({
+    flags: listOption(values, "policy"),
+    config: config.policies,
+    configPath: home.config.path,
+    env,
+    autopilot: values.autopilot === true || config.autopilot === true,
+    synthesize:
+      choice(
+        "--answer-mode",
+        stringOption(values, "answer-mode") ?? config.answerMode ?? "direct",
+        ANSWER_MODES,
+      ) === "synthesize",
+  });
   const settings: AgentSettings = {
     ...home,
     explicitModel: flagProvider !== undefined || flagModel !== undefined,
@@ -134,24 +148,12 @@ export function resolveAgentSettings(
       stringOption(values, "tool-mode") ?? config.toolMode ?? "auto",
       TOOL_MODES,
     ),
-    answerMode: choice(
-      "--answer-mode",
-      stringOption(values, "answer-mode") ?? config.answerMode ?? "direct",
-      ANSWER_MODES,
-    ),
+    answerMode: policies.synthesis!.on ? "synthesize" : "direct",
     maxTurns:
       positiveInteger("--max-turns", stringOption(values, "max-turns")) ??
       config.maxTurns ??
       DEFAULT_MAX_TURNS,
-    autopilot: false,
-    policies: resolvePolicies({
-      flags: listOption(values, "policy"),
-      config: config.policies,
-      configPath: home.config.path,
-      env,
-      autopilot: values.autopilot === true || config.autopilot === true,
-      synthesize: (stringOption(values, "answer-mode") ?? config.answerMode) === "synthesize",
-    }),
+    policies,
     instructions: values["no-instructions"] !== true && config.instructions !== false,
     cwd,
     explicitCwd: cwdFlag !== undefined,
@@ -183,9 +185,6 @@ export function resolveAgentSettings(
     roles: config.roles ?? {},
     mcp: resolveMcpSettings(values, environment.cwd),
   };
-  // The older switches follow the policies they are the names of.
-  settings.autopilot = settings.policies.autopilot!.on;
-  settings.answerMode = settings.policies.synthesis!.on ? "synthesize" : "direct";
   const provider = flagProvider ?? nonEmpty(env.TERN_PROVIDER) ?? config.provider;
   const model = flagModel ?? nonEmpty(env.TERN_MODEL) ?? config.model;
   const baseUrl = stringOption(values, "base-url") ?? nonEmpty(env.TERN_BASE_URL) ?? config.baseUrl;

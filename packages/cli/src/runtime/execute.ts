@@ -48,26 +48,20 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
   if (json) {
     const { instructions } = runtime;
     const { skills } = runtime.coding;
-    let instructionsShown = instructions.files.length === 0 && instructions.warnings.length === 0;
-    let skillsShown = skills.skills.length === 0 && skills.warnings.length === 0;
-    let policiesShown = false;
+    let started = false;
     agent.subscribe((event) => {
       io.stdout.write(`${eventJson(event, session.id)}\n`);
-      // Right after agent_start, which stays the first line (scripts read the session id there).
-      if (event.type === "agent_start" && !instructionsShown) {
-        instructionsShown = true;
+      // Right after the first agent_start, which stays the first line (scripts read the session
+      // id there): what the run loaded (instructions and skills, when it has any) and its policies.
+      if (event.type !== "agent_start" || started) return;
+      started = true;
+      if (instructions.files.length > 0 || instructions.warnings.length > 0)
         io.stdout.write(`${JSON.stringify(instructionsEvent(instructions))}\n`);
-      }
-      if (event.type === "agent_start" && !skillsShown) {
-        skillsShown = true;
+      if (skills.skills.length > 0 || skills.warnings.length > 0)
         io.stdout.write(`${JSON.stringify(skillsEvent(skills))}\n`);
-      }
-      if (event.type === "agent_start" && !policiesShown) {
-        policiesShown = true;
-        io.stdout.write(
-          `${JSON.stringify({ type: "policies", policies: activePolicies(runtime.policies) })}\n`,
-        );
-      }
+      io.stdout.write(
+        `${JSON.stringify({ type: "policies", policies: activePolicies(runtime.policies) })}\n`,
+      );
     });
   } else {
     const tty = io.stdout.isTTY === true;

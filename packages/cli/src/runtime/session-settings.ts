@@ -9,14 +9,17 @@ import type { Model } from "@tern/ai";
 import { ANSWER_MODES, THINKING_LEVELS, TOOL_MODES, TOOLSETS } from "../config/config-file.js";
 import type { AgentSettings } from "../config/settings.js";
 
-/** Recorded setting → the flag that overrides it and the values it may take. */
+/**
+ * Recorded setting → its flag, the values it may take, and any other flag that overrides it
+ * (a --policy may set the synthesis policy, which the answer mode is the older name of).
+ */
 const REMEMBERED = {
   tools: { flag: "tools", allowed: TOOLSETS },
   toolMode: { flag: "tool-mode", allowed: TOOL_MODES },
   strategy: { flag: "strategy", allowed: RUN_STRATEGIES },
-  answerMode: { flag: "answer-mode", allowed: ANSWER_MODES },
+  answerMode: { flag: "answer-mode", allowed: ANSWER_MODES, also: "policy" },
   thinking: { flag: "thinking", allowed: THINKING_LEVELS },
-} as const satisfies Record<string, { flag: string; allowed: readonly string[] }>;
+} as const satisfies Record<string, { flag: string; allowed: readonly string[]; also?: string }>;
 
 type Remembered = keyof typeof REMEMBERED;
 
@@ -44,14 +47,21 @@ export function withSessionSettings(
   if (!recorded) return settings;
   const out: AgentSettings = { ...settings };
   for (const name of Object.keys(REMEMBERED) as Remembered[]) {
-    const { flag, allowed } = REMEMBERED[name];
+    const entry: { flag: string; allowed: readonly string[]; also?: string } = REMEMBERED[name];
+    const { flag, allowed, also } = entry;
     const value = recorded[name];
     if (value === undefined || settings.flags.includes(flag)) continue;
-    if ((allowed as readonly string[]).includes(value)) Object.assign(out, { [name]: value });
+    if (also !== undefined && settings.flags.includes(also)) continue;
+    if (allowed.includes(value)) Object.assign(out, { [name]: value });
     else
       warn(
         `the session's recorded ${flag} ${JSON.stringify(value)} is not one tern knows; using ${settings[name] ?? "the default"}`,
       );
+  }
+  // The answer mode is the synthesis policy's older name: the loop reads the policy.
+  if (out.answerMode !== settings.answerMode) {
+    const synthesis = settings.policies.synthesis!;
+    out.policies = { ...settings.policies, synthesis: { ...synthesis, on: out.answerMode === "synthesize" } };
   }
   return out;
 }
