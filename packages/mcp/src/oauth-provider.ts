@@ -4,7 +4,7 @@
 // it learns in an OAuthStore, hands every token value to `onSecret` (the redactor) and, on its
 // own, refreshes an access token that is about to expire (clock and skew injectable) so a call is
 // not first sent with a token the server will refuse. Without `redirect` (a run, not a login) an
-// authorization the SDK wants to start is recorded as `loginNeeded` instead.
+// authorization the SDK wants to start goes nowhere: the request fails with its UnauthorizedError.
 
 import {
   type OAuthClientProvider,
@@ -43,8 +43,6 @@ export interface OAuthLoginHooks {
 }
 
 export class McpOAuthProvider implements OAuthClientProvider {
-  /** Set when the SDK wanted a fresh authorization and there was no login to send it to. */
-  loginNeeded = false;
   private readonly now: () => number;
   private readonly skewMs: number;
   private refreshing: Promise<void> | undefined;
@@ -112,12 +110,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
       tokens,
       ...(expiresAt !== undefined ? { expiresAt } : {}),
     }));
-    this.loginNeeded = false;
   }
 
   redirectToAuthorization(url: URL): void {
-    if (this.login) this.login.redirect(url);
-    else this.loginNeeded = true;
+    this.login?.redirect(url);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
