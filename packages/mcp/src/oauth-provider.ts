@@ -46,6 +46,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   private readonly now: () => number;
   private readonly skewMs: number;
   private refreshing: Promise<void> | undefined;
+  /** The access token an ahead-of-expiry refresh already failed for: not tried again per request. */
+  private refreshFailedFor: string | undefined;
 
   constructor(
     readonly server: string,
@@ -148,10 +150,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  /** Whether the access token expires within the skew (and can be refreshed). */
+  /** Whether the access token expires within the skew (and can be refreshed, not having failed to). */
   private expiring(data: StoredOAuth): boolean {
     return (
       data.tokens?.refresh_token !== undefined &&
+      data.tokens.access_token !== this.refreshFailedFor &&
       data.expiresAt !== undefined &&
       data.expiresAt - this.skewMs <= this.now()
     );
@@ -159,7 +162,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /**
    * Refreshes ahead of expiry. A failure is left for the request itself: the server answers 401,
-   * and the SDK's own refresh-on-401 path decides (and asks for a login if the grant is gone).
+   * and the SDK's own refresh-on-401 path decides (and asks for a login if the grant is gone). It
+   * is not tried again for the same access token, so a refused grant or an authorization server
+   * that is down costs one attempt, not one before every request until the token changes.
    */
   private async refresh(data: StoredOAuth): Promise<void> {
     const server = data.discovery?.authorizationServerUrl;
@@ -175,6 +180,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       await this.saveTokens(tokens);
     } catch {
       // See above: the 401 path reports it.
+      this.refreshFailedFor = data.tokens.access_token;
     }
   }
 
