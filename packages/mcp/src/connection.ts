@@ -225,8 +225,11 @@ export class McpServerConnection {
           });
         },
       });
-      const tools = await listAllTools(session.client, this.connectTimeoutMs);
-      const prompts = await listAllPrompts(session.client, this.connectTimeoutMs);
+      // Both lists at once: a server with prompts costs no extra round trip at start-up.
+      const [tools, prompts] = await Promise.all([
+        listAllTools(session.client, this.connectTimeoutMs),
+        listAllPrompts(session.client, this.connectTimeoutMs),
+      ]);
       this.connecting = undefined;
       if (generation !== this.generation) {
         await session.client.close().catch(() => {});

@@ -155,11 +155,6 @@ export class McpManager {
     }));
   }
 
-  /** Whether `server` is one of this manager's servers. */
-  has(server: string): boolean {
-    return this.connections.some((c) => c.name === server);
-  }
-
   /** `prompts/get` on the command's server. */
   getPrompt(
     command: McpPromptCommand,

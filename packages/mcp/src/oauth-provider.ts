@@ -4,7 +4,7 @@
 // it learns in an OAuthStore, hands every token value to `onSecret` (the redactor) and, on its
 // own, refreshes an access token that is about to expire (clock and skew injectable) so a call is
 // not first sent with a token the server will refuse. Without `redirect` (a run, not a login) an
-// authorization the SDK wants to start is recorded as `loginNeeded` instead.
+// authorization the SDK wants to start goes nowhere: the request fails with its UnauthorizedError.
 
 import {
   type OAuthClientProvider,
@@ -43,11 +43,11 @@ export interface OAuthLoginHooks {
 }
 
 export class McpOAuthProvider implements OAuthClientProvider {
-  /** Set when the SDK wanted a fresh authorization and there was no login to send it to. */
-  loginNeeded = false;
   private readonly now: () => number;
   private readonly skewMs: number;
   private refreshing: Promise<void> | undefined;
+  /** The access token an ahead-of-expiry refresh already failed for: not tried again per request. */
+  private refreshFailedFor: string | undefined;
 
   constructor(
     readonly server: string,
@@ -112,12 +112,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
       tokens,
       ...(expiresAt !== undefined ? { expiresAt } : {}),
     }));
-    this.loginNeeded = false;
   }
 
   redirectToAuthorization(url: URL): void {
-    if (this.login) this.login.redirect(url);
-    else this.loginNeeded = true;
+    this.login?.redirect(url);
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
@@ -152,10 +150,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     });
   }
 
-  /** Whether the access token expires within the skew (and can be refreshed). */
+  /** Whether the access token expires within the skew (and can be refreshed, not having failed to). */
   private expiring(data: StoredOAuth): boolean {
     return (
       data.tokens?.refresh_token !== undefined &&
+      data.tokens.access_token !== this.refreshFailedFor &&
       data.expiresAt !== undefined &&
       data.expiresAt - this.skewMs <= this.now()
     );
@@ -163,7 +162,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   /**
    * Refreshes ahead of expiry. A failure is left for the request itself: the server answers 401,
-   * and the SDK's own refresh-on-401 path decides (and asks for a login if the grant is gone).
+   * and the SDK's own refresh-on-401 path decides (and asks for a login if the grant is gone). It
+   * is not tried again for the same access token, so a refused grant or an authorization server
+   * that is down costs one attempt, not one before every request until the token changes.
    */
   private async refresh(data: StoredOAuth): Promise<void> {
     const server = data.discovery?.authorizationServerUrl;
@@ -179,6 +180,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
       await this.saveTokens(tokens);
     } catch {
       // See above: the 401 path reports it.
+      this.refreshFailedFor = data.tokens.access_token;
     }
   }
 

@@ -1,8 +1,9 @@
 // OAuth for a remote MCP server against a real authorization server (oauth2-mock-server) and a
 // real streamable-HTTP MCP server that checks bearer tokens: login through the loopback redirect,
-// tool calls with the stored token, refresh ahead of expiry (injected clock) and on 401 during a
-// call, a revoked refresh token naming `tern mcp login`, the files' modes, and bad input at each
-// step (a wrong state, malformed metadata, an authorization server that is down).
+// tool calls with the stored token, refresh ahead of expiry (injected clock; a refused one is tried
+// once) and on 401 during a call, a revoked refresh token naming `tern mcp login`, the files'
+// modes, and bad input at each step (a wrong state, malformed metadata, an authorization server
+// that is down).
 
 import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,6 +105,21 @@ describe("OAuth for remote MCP servers", () => {
     expect(await whoami(manager)).toMatchObject({ isError: false });
     expect(fixture.grants).toEqual(["authorization_code", "refresh_token"]);
     expect(fixture.accepted.at(-1)).not.toBe(first);
+  });
+
+  it("a refresh ahead of expiry that the authorization server refuses is tried once, not before every call", async () => {
+    let now = Date.now();
+    const oauth = options({ now: () => now });
+    await login(oauth);
+    const manager = manage(oauth);
+    await manager.waitForStartup();
+    const first = fixture.accepted.at(-1)!;
+    fixture.revokeRefreshTokens();
+    now += 3_600_000; // expiring by our clock; the resource server still takes the token
+    expect(await whoami(manager)).toMatchObject({ isError: false });
+    expect(await whoami(manager)).toMatchObject({ isError: false });
+    expect(fixture.grants).toEqual(["authorization_code", "refresh_token"]);
+    expect(fixture.accepted.at(-1)).toBe(first);
   });
 
   it("a token the server refuses mid-session is refreshed on the 401 and the call in progress succeeds", async () => {

@@ -4,7 +4,7 @@
 
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpManager } from "../src/index.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS, McpManager } from "../src/index.js";
 import { fault } from "./support/servers.js";
 
 const managers: McpManager[] = [];
@@ -14,10 +14,12 @@ afterEach(async () => {
 
 describe("MCP protocol version", () => {
   it("is the newest with a server that offers it, an older one with a server pinned to it", async () => {
-    const manager = new McpManager({
-      current: fault("tools"),
-      old: fault("tools", { PROTOCOL_VERSION: "2024-11-05" }),
-    });
+    // The wait ends when both servers settle; the ceiling is the connect ceiling, not the 10 s
+    // startup default a loaded machine can miss (the state would then read "starting").
+    const manager = new McpManager(
+      { current: fault("tools"), old: fault("tools", { PROTOCOL_VERSION: "2024-11-05" }) },
+      { startupTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS },
+    );
     managers.push(manager);
     const statuses = await manager.waitForStartup();
     expect(LATEST_PROTOCOL_VERSION).toBe("2025-11-25");

@@ -71,7 +71,6 @@ async function workspace(values: OptionValues, io: Io) {
   const sandbox = { allowNet: values["allow-net"] === true, hide: [home] };
   return {
     cwd,
-    home,
     oauth: mcpOAuth(home, onSecret),
     settings,
     sandbox,
