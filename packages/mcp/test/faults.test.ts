@@ -9,7 +9,12 @@ import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
 import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpManager, type McpManagerOptions, type McpServerConfig } from "../src/index.js";
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  McpManager,
+  type McpManagerOptions,
+  type McpServerConfig,
+} from "../src/index.js";
 import { runScripted, textOf } from "./support/run.js";
 import { fault, faultServer, nodeServer } from "./support/servers.js";
 
@@ -19,7 +24,9 @@ afterEach(async () => {
 });
 
 function manage(servers: Record<string, McpServerConfig>, options: McpManagerOptions = {}): McpManager {
-  const manager = new McpManager(servers, options);
+  // The startup limit is a hang ceiling here unless a test sets it: under load a healthy server
+  // can take past the 10 s default to answer.
+  const manager = new McpManager(servers, { startupTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS, ...options });
   managers.push(manager);
   return manager;
 }

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
   listenForRedirect,
   loginMcpServer,
   logoutMcpServer,
@@ -56,7 +57,11 @@ async function login(oauth: McpOAuthOptions = options()): Promise<void> {
 }
 
 function manage(oauth: McpOAuthOptions): McpManager {
-  const manager = new McpManager({ remote: config() }, { oauth });
+  // A hang ceiling, not a deadline: on a loaded machine the first connect can take past the 10 s default.
+  const manager = new McpManager(
+    { remote: config() },
+    { oauth, startupTimeoutMs: DEFAULT_CONNECT_TIMEOUT_MS },
+  );
   managers.push(manager);
   return manager;
 }
