@@ -83,17 +83,17 @@ export function noteLabel(kind: string): string {
 }
 
 /** An injected message as the page shows it, live (`inject` frames) and from history alike. */
-export function injectedNote(kind: string, text: string): Item {
+function injectedNote(kind: string, text: string): Item {
   return { kind: "note", label: noteLabel(kind), text };
 }
 
 /** The kind of an injected message found among stored user messages, if it is one. */
-export function injectedKind(text: string): string | undefined {
+function injectedKind(text: string): string | undefined {
   return INJECTED_TAGS.find(([tag]) => text.startsWith(tag))?.[1];
 }
 
 /** A permission question in words: "bash: node --test" (the tool once, then what it does). */
-export function permissionText(tool: string, description: string): string {
+function permissionText(tool: string, description: string): string {
   if (!tool) return description;
   return description === tool || description.startsWith(`${tool}:`) ? description : `${tool}: ${description}`;
 }

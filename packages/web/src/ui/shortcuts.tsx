@@ -5,7 +5,7 @@
 
 import { useEffect, useRef } from "preact/hooks";
 
-export const SHORTCUTS: [keys: string, what: string][] = [
+const SHORTCUTS: [keys: string, what: string][] = [
   ["Enter", "Send the message (steers a run that goes on)"],
   ["Shift+Enter", "New line in the message"],
   ["Esc", "Stop the run; close this list or the sessions drawer"],
