@@ -129,6 +129,29 @@ describe("FIM One SSE mapping", () => {
       iter_elapsed: 1.5,
     });
   });
+  it("gives a turn's words as text, joined as its reasoning ends with them (several text parts)", () => {
+    const mapper = new FimMapper();
+    mapper.map({ type: "agent_start", runId: "r", timestamp: 0 });
+    const [frame] = mapper.map({
+      type: "message_end",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "Plan." },
+          { type: "text", text: "First," },
+          { type: "text", text: "then." },
+          { type: "toolCall", id: "c1", name: "ls", arguments: {} },
+        ],
+        api: "faux",
+        provider: "faux",
+        model: "m",
+        usage,
+        stopReason: "toolUse",
+        timestamp: 0,
+      },
+    } as AgentEvent);
+    expect(frame!.data).toMatchObject({ reasoning: "Plan.\nFirst,\nthen.", text: "First,\nthen." });
+  });
 });
 
 describe("Copilot event mapping", () => {

@@ -83,17 +83,17 @@ export function noteLabel(kind: string): string {
 }
 
 /** An injected message as the page shows it, live (`inject` frames) and from history alike. */
-export function injectedNote(kind: string, text: string): Item {
+function injectedNote(kind: string, text: string): Item {
   return { kind: "note", label: noteLabel(kind), text };
 }
 
 /** The kind of an injected message found among stored user messages, if it is one. */
-export function injectedKind(text: string): string | undefined {
+function injectedKind(text: string): string | undefined {
   return INJECTED_TAGS.find(([tag]) => text.startsWith(tag))?.[1];
 }
 
 /** A permission question in words: "bash: node --test" (the tool once, then what it does). */
-export function permissionText(tool: string, description: string): string {
+function permissionText(tool: string, description: string): string {
   if (!tool) return description;
   return description === tool || description.startsWith(`${tool}:`) ? description : `${tool}: ${description}`;
 }
@@ -122,20 +122,6 @@ export function applyFrame(
   let asked = turn.asked;
   let done = turn.done;
   const d = frame.data;
-  // Once the turn's text is known for what it is (reasoning before tools, or the answer), the
-  // streamed draft of it goes.
-  // Once the turn's text is known for what it is, the streamed draft becomes the model's text
-  // (its words before tools, or an answer a policy sent back), or goes when the answer comes.
-  let reasoning = frame.event === "step" && d.type === "thinking" ? str(d.reasoning) : "";
-  if (frame.event === "step" && d.type === "thinking" && d.status === "done") {
-    const open = items.at(-1);
-    if (open?.kind === "draft") items.pop();
-    // The frame's text (or, from an older server, what streamed) is the model's own words.
-    const words = (str(d.text) || (open?.kind === "draft" ? open.text : "")).trim();
-    if (words) items.push({ kind: "text", text: words });
-    // The server's reasoning repeats the words said before a tool call; they are shown once, as text.
-    if (words && reasoning.trimEnd().endsWith(words)) reasoning = reasoning.trimEnd().slice(0, -words.length);
-  } else if (frame.event === "answer" && items.at(-1)?.kind === "draft") items.pop();
   switch (frame.event) {
     case "text": {
       const draft = items.at(-1);
@@ -144,8 +130,7 @@ export function applyFrame(
       break;
     }
     case "step":
-      if (d.type === "thinking" && d.status === "done" && reasoning.trim())
-        items.push({ kind: "reasoning", text: reasoning.trim() });
+      if (d.type === "thinking" && d.status === "done") settleTurnText(items, d);
       // A sub-agent's tool calls stay collapsed under its `task` card (its summary comes as a note).
       if (d.parent_tool_call_id) break;
       // A plan step's tool call goes under its step (or, if no plan has that step, the turn).
@@ -172,6 +157,8 @@ export function applyFrame(
       foldStepFrame(items, "step_progress", d, now);
       break;
     case "answer":
+      // The answer is what streamed: its draft goes.
+      if (items.at(-1)?.kind === "draft") items.pop();
       if (d.status === "start") {
         // Each start restarts the answer: after a failed synthesis what streamed before is void.
         const open = items.at(-1);
@@ -209,7 +196,8 @@ export function applyFrame(
         asked = { ...asked, [question.id]: permissionText(question.tool, question.description) };
       } else {
         questions = questions.filter((q) => q.id !== d.id);
-        const what = asked?.[str(d.id)] ?? (permissionText(str(d.tool), str(d.description)) || str(d.id));
+        // The record names only the request: what it asked is kept from the question.
+        const what = asked?.[str(d.id)] ?? str(d.id);
         items.push({
           kind: "note",
           label: d.status === "allowed" ? "Permission allowed" : "Permission denied",
@@ -242,6 +230,21 @@ export function applyFrame(
     ...(asked ? { asked } : {}),
     ...(frame.id ? { lastId: frame.id } : {}),
   };
+}
+
+/**
+ * A model turn's end: its streamed draft gives way to what the turn was, in the order of the
+ * stored message (historyTurns): its reasoning (collapsed), then its own words as text (before a
+ * tool call, or an answer a policy sent back; the answer itself replaces them when it comes).
+ */
+function settleTurnText(items: Item[], d: Data): void {
+  if (items.at(-1)?.kind === "draft") items.pop();
+  const words = str(d.text).trim();
+  let reasoning = str(d.reasoning).trim();
+  // The server's reasoning repeats the words said before a tool call; they are shown once, as text.
+  if (words && reasoning.endsWith(words)) reasoning = reasoning.slice(0, -words.length).trim();
+  if (reasoning) items.push({ kind: "reasoning", text: reasoning });
+  if (words) items.push({ kind: "text", text: words });
 }
 
 export function questionOf(d: Data): Question {

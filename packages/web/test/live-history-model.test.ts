@@ -56,3 +56,25 @@ it("names a permission by tool and command once, even after the page dropped the
   );
   expect(turn.items.at(-1)).toEqual({ kind: "note", label: "Permission allowed", text: "bash: node --test" });
 });
+
+it("shows a thinking model's turn the same live and from history: its reasoning, then its answer once", () => {
+  const live = fold(newRun("r", "do it"), [
+    ["step", { type: "thinking", status: "done", reasoning: "Plan it.", text: "Done." }],
+    ["answer", { status: "start" }],
+    ["answer", { status: "delta", content: "Done." }],
+    ["answer", { status: "done" }],
+    ["done", {}],
+  ]);
+  const [stored] = historyTurns([
+    { role: "user", content: "do it" },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "Plan it." },
+        { type: "text", text: "Done." },
+      ],
+    },
+  ]);
+  expect(shown(stored!.items)).toEqual(shown(live.items));
+  expect(shown(live.items).map((item) => item.kind)).toEqual(["user", "reasoning", "answer"]);
+});

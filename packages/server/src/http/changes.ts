@@ -7,7 +7,8 @@ import type { Engine } from "../engine/engine.js";
 import { sendJson } from "./request.js";
 
 export async function sendChanges(res: ServerResponse, engine: Engine, id: string): Promise<void> {
-  // describe() first: an unknown session is 404 and one outside the allowed roots 403.
+  // describe() first: a session that is not there, or not under the allowed roots (which list()
+  // leaves out), is 404 before any checkpoint is read.
   const session = await engine.describe(id);
   const store = CheckpointStore.forSession(engine.home, id);
   const changes = await sessionChanges(store, { cwd: session.cwd });

@@ -39,7 +39,7 @@
 // (answer_start/delta/end); otherwise the loop's final text is sent as one delta at the run's end,
 // since only then is it known to be the answer. State lives in one mapper per run.
 
-import type { AgentEvent, ToolOutcome } from "@tern/agent";
+import { type AgentEvent, assistantText, type ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
@@ -289,7 +289,8 @@ export class FimMapper {
         iteration: this.iteration,
         reasoning: this.reasoning,
         // The model's own words on their own (FIM's reasoning folds them in before a tool call).
-        text: textOf(message),
+        // Joined as the run's answer and the reasoning above join them (assistantText).
+        text: assistantText(message),
       }),
     ];
   }
@@ -395,10 +396,6 @@ function answer(data: Record<string, unknown>): SseFrame {
 }
 
 /** What the model thought before acting: its reasoning, and the text that came with tool calls. */
-function textOf(message: AssistantMessage): string {
-  return message.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-}
-
 function reasoningOf(message: AssistantMessage): string {
   const hasCalls = message.content.some((part) => part.type === "toolCall");
   const parts: string[] = [];

@@ -34,7 +34,7 @@ const STRATEGIES = [
 const currentId = () => /^#\/s\/(.+)$/.exec(location.hash)?.[1];
 
 /** The sessions whose title (its name, or else its first message) holds `query`, any case. */
-export function matching(sessions: SessionInfo[], query: string): SessionInfo[] {
+function matching(sessions: SessionInfo[], query: string): SessionInfo[] {
   const needle = query.trim().toLowerCase();
   return needle ? sessions.filter((session) => session.title.toLowerCase().includes(needle)) : sessions;
 }

@@ -1,10 +1,11 @@
-// The page's keyboard shortcuts and the `?` overlay that lists them. One table says what each key
-// does, so the overlay can never drift from what the handlers listen for. Alt+N, not Ctrl+N or
-// Ctrl+T: the browser keeps those for its own windows and tabs.
+// The page's keyboard shortcuts and the `?` overlay that lists them. The table only describes
+// the keys; each is handled where it acts (Enter in composer.tsx, Esc, Alt+N and ? in app.tsx, Esc
+// stopping a run in session.tsx), so a new key goes in both places. Alt+N, not Ctrl+N or Ctrl+T:
+// the browser keeps those for its own windows and tabs.
 
 import { useEffect, useRef } from "preact/hooks";
 
-export const SHORTCUTS: [keys: string, what: string][] = [
+const SHORTCUTS: [keys: string, what: string][] = [
   ["Enter", "Send the message (steers a run that goes on)"],
   ["Shift+Enter", "New line in the message"],
   ["Esc", "Stop the run; close this list or the sessions drawer"],
