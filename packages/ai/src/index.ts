@@ -6,12 +6,7 @@ export {
   type Exchange as CassetteExchange,
   readCassette,
 } from "./cassette/format.js";
-export {
-  type Normalizer,
-  normalizeText,
-  normalizeValue,
-  VOLATILE_NORMALIZERS,
-} from "./cassette/normalize.js";
+export { type Normalizer, VOLATILE_NORMALIZERS } from "./cassette/normalize.js";
 export { type CassetteRecording, type RecordOptions, recordCassette } from "./cassette/record.js";
 export {
   type CassetteReplay,

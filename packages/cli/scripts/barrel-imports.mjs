@@ -36,7 +36,7 @@ function specifiers(list) {
 }
 
 /** Where each name a module exports is declared: name → { file, name } (the declaring module's own name). */
-export function exportsOf(file, cache = new Map()) {
+function exportsOf(file, cache = new Map()) {
   const known = cache.get(file);
   if (known) return known;
   const names = new Map();

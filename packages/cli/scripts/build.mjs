@@ -41,7 +41,7 @@ const outputs = {
   otel: join(distDir, "tern-otel.js"),
 };
 const chunksDir = join(distDir, "chunks");
-export const METAFILE = join(distDir, ".meta.json");
+const METAFILE = join(distDir, ".meta.json");
 /** An unreferenced chunk younger than this may still be imported by a process started before. */
 const STALE_CHUNK_AGE_MS = 60 * 60 * 1000;
 const EXAMPLES = ["stats-bug"];

@@ -8,5 +8,4 @@ export interface LoadRow {
   heaviest: { name: string; bytes: number }[];
   lazy: string[];
 }
-export function packageOf(input: string): string;
 export function loadReport(metafile: unknown, entryBytes?: number): LoadRow[];

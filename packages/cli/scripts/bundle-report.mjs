@@ -6,8 +6,8 @@
 //   node packages/cli/scripts/bundle-report.mjs            a table, largest first
 //   node packages/cli/scripts/bundle-report.mjs --json     the same as JSON
 //   node packages/cli/scripts/bundle-report.mjs --all      every split point, not only commands
-// `tern.js` and `tern-app.js` (the entry and the command table) are loaded by every command and
-// counted in each row.
+// `tern.js` (the entry) is counted in each row; what the command table (`tern-app.js`) loads before
+// any command is its own row, `cli/src/app.ts`.
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,7 +17,7 @@ const repoRoot = dirname(dirname(cliDir));
 const distDir = join(cliDir, "dist");
 
 /** The package a bundled input belongs to: `pg`, `@modelcontextprotocol/sdk`, `packages/tools`. */
-export function packageOf(input) {
+function packageOf(input) {
   const dependency = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
   if (dependency) return dependency[1];
   return /^packages\/[^/]+/.exec(input)?.[0] ?? input;
@@ -78,7 +78,7 @@ const kb = (bytes) => `${Math.round(bytes / 1024).toLocaleString("en")} KB`;
 
 function main(args) {
   const metafile = JSON.parse(readFileSync(join(distDir, ".meta.json"), "utf8"));
-  // The command table (tern-app.js) and the entry (tern.js) come before any command's chunk.
+  // The entry (tern.js) comes before any command's chunk; it is not in the metafile.
   const entryBytes = statSync(join(distDir, "tern.js")).size;
   let rows = loadReport(metafile, entryBytes);
   if (!args.includes("--all"))

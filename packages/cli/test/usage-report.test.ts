@@ -1,6 +1,6 @@
 // The usage report's arithmetic on stored events, including ones an older or hand-edited session
 // may hold: missing counts, no cost, no timestamp. Nothing is NaN and nothing throws.
-import type { EventEntry } from "@tern/session";
+import { type EventEntry, usageFoldOf } from "@tern/session";
 import { describe, expect, it } from "vitest";
 import { knownCost, usageReport } from "../src/usage/usage-report.js";
 
@@ -29,7 +29,7 @@ describe("usageReport", () => {
         {
           id: "s1",
           title: "t",
-          events: [
+          usage: usageFoldOf([
             callEnd("known", full(0.5)),
             callEnd("unknown", { input: 3 }, null),
             callEnd("unknown", full(0)),
@@ -39,7 +39,7 @@ describe("usageReport", () => {
               timestamp: "x",
               event: { type: "tool_execution_end" },
             } as unknown as EventEntry,
-          ],
+          ]),
         },
       ],
       { by: "day", hasPrice: (_provider, model) => model === "known" },
@@ -63,9 +63,9 @@ describe("usageReport", () => {
       callEnd("a", full(1), "2026-12-01T00:00:00.000Z"),
       callEnd("a", full(1), "bad"),
     ];
-    const report = usageReport([{ id: "s", title: "", events }], {
+    const since = Date.parse("2026-11-15T00:00:00Z");
+    const report = usageReport([{ id: "s", title: "", usage: usageFoldOf(events, since) }], {
       by: "model",
-      since: Date.parse("2026-11-15T00:00:00Z"),
       hasPrice: () => true,
     });
     expect(report.total.calls).toBe(1);

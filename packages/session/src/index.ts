@@ -71,7 +71,6 @@ export { SessionTree } from "./tree.js";
 export * from "./types.js";
 export {
   emptyUsageFold,
-  foldUsageLine,
   type UsageBucket,
   type UsageCounts,
   type UsageFold,

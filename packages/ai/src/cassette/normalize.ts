@@ -32,7 +32,7 @@ export const VOLATILE_NORMALIZERS: readonly Normalizer[] = [
 ];
 
 /** `text` with every normalizer applied in order. */
-export function normalizeText(text: string, normalizers: readonly Normalizer[]): string {
+function normalizeText(text: string, normalizers: readonly Normalizer[]): string {
   let out = text;
   for (const { pattern, replacement } of normalizers) out = out.replace(pattern, replacement);
   return out;

@@ -59,6 +59,10 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
   const normalizers = options.normalizers ?? VOLATILE_NORMALIZERS;
   const exchanges = cassette.exchanges;
   const used = new Array<boolean>(exchanges.length).fill(false);
+  // Each recorded request is normalized once, when first compared, not once per later request.
+  const recorded: Comparable[] = [];
+  const expected = (index: number) =>
+    (recorded[index] ??= comparable(exchanges[index]!.request, normalizers));
   let served = 0;
   let appended = 0;
   let requests = 0;
@@ -69,11 +73,12 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
 
   const fetch = (async (input, init) => {
     requests++;
-    const actual = captureRequest(input, init, scrubber);
-    const index = pick(exchanges, used, actual, normalizers);
+    const request = captureRequest(input, init, scrubber);
+    const actual = comparable(request, normalizers);
+    const index = pick(used, expected, actual);
     if (index === undefined) {
       if (options.miss === "record") return recordMiss(input, init);
-      throw mismatch(path, requests, actual, exchanges, used, normalizers);
+      throw mismatch(path, requests, request, actual, expected, used);
     }
     used[index] = true;
     served++;
@@ -98,21 +103,21 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
 
 /** The next unused exchange if it matches, else any unused one that does (concurrent calls may finish out of order). */
 function pick(
-  exchanges: Exchange[],
   used: boolean[],
-  actual: RecordedRequest,
-  normalizers: readonly Normalizer[],
+  expected: (index: number) => Comparable,
+  actual: Comparable,
 ): number | undefined {
   const next = used.indexOf(false);
   if (next === -1) return undefined;
-  if (!difference(exchanges[next]!.request, actual, normalizers)) return next;
-  for (let i = next + 1; i < exchanges.length; i++)
-    if (!used[i] && !difference(exchanges[i]!.request, actual, normalizers)) return i;
+  if (!difference(expected(next), actual)) return next;
+  for (let i = next + 1; i < used.length; i++) if (!used[i] && !difference(expected(i), actual)) return i;
   return undefined;
 }
 
+type Comparable = Record<string, unknown>;
+
 /** What is compared: method, path with query, and body (parsed JSON, or text), normalized. */
-function comparable(request: RecordedRequest, normalizers: readonly Normalizer[]): Record<string, unknown> {
+function comparable(request: RecordedRequest, normalizers: readonly Normalizer[]): Comparable {
   const body = request.body !== undefined ? request.body : (request.bodyText ?? null);
   return {
     method: request.method,
@@ -130,28 +135,28 @@ function pathOf(url: string): string {
   }
 }
 
-function difference(expected: RecordedRequest, actual: RecordedRequest, normalizers: readonly Normalizer[]) {
-  return firstDifference(comparable(expected, normalizers), comparable(actual, normalizers), "request");
+function difference(expected: Comparable, actual: Comparable) {
+  return firstDifference(expected, actual, "request");
 }
 
 function mismatch(
   path: string,
   ordinal: number,
-  actual: RecordedRequest,
-  exchanges: Exchange[],
+  request: RecordedRequest,
+  actual: Comparable,
+  expected: (index: number) => Comparable,
   used: boolean[],
-  normalizers: readonly Normalizer[],
 ): CassetteError {
-  const what = `request ${ordinal} (${actual.method} ${pathOf(actual.url)})`;
+  const what = `request ${ordinal} (${request.method} ${pathOf(request.url)})`;
   const hint = `--replay-miss record (library: miss: "record") sends it and appends it`;
   const next = used.indexOf(false);
   if (next === -1)
     return new CassetteError(
       "mismatch",
-      `replay: ${what} has no recorded exchange left (all ${exchanges.length} used) in cassette ${path}; ${hint}`,
+      `replay: ${what} has no recorded exchange left (all ${used.length} used) in cassette ${path}; ${hint}`,
     );
   // Most important first: a terminal shows a failed run's message on one shortened line.
-  const diff = difference(exchanges[next]!.request, actual, normalizers)!;
+  const diff = difference(expected(next), actual)!;
   return new CassetteError(
     "mismatch",
     `replay mismatch at ${diff.path}: expected: ${diff.expected}, actual: ${diff.actual}; ` +

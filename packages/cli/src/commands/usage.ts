@@ -17,7 +17,7 @@ import {
   USAGE_GROUPINGS,
   type UsageReport,
   type UsageRow,
-  usageReportOf,
+  usageReport,
 } from "../usage/usage-report.js";
 import { wantsHelp } from "./shared.js";
 
@@ -76,7 +76,7 @@ export async function usageCommand(argv: string[], io: Io): Promise<ExitCode> {
       warn(`session ${summary.id.slice(0, 8)} left out: ${(error as Error).message}`);
     }
   }
-  const report = usageReportOf(sessions, {
+  const report = usageReport(sessions, {
     by,
     hasPrice: hasPrice(registry),
   });

@@ -1,17 +1,11 @@
 // What `tern usage` adds up: every `model_call_end` event of every session (auxiliary calls too),
 // grouped by model, day, session or purpose. The calls come folded into buckets (day, provider,
 // model, purpose; @tern/session's usage-fold.ts), as the session index keeps them, so a report
-// needs no session file; `usageReport` folds stored events itself, for a session read whole.
+// needs no session file (a session read whole is folded with `usageFoldOf` first).
 // Cost is the event's own (priced when the call was made), but only for calls whose model has a
 // known price: a model outside the catalog and config.json is priced at 0 by the runtime, and
 // reporting that as $0 would be a lie.
-import {
-  type EventEntry,
-  type UsageBucket,
-  type UsageCounts,
-  type UsageFold,
-  usageFoldOf,
-} from "@tern/session";
+import type { UsageBucket, UsageCounts, UsageFold } from "@tern/session";
 
 export const USAGE_GROUPINGS = ["model", "day", "session", "purpose"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
@@ -31,13 +25,6 @@ export interface UsageReport {
   total: UsageRow;
 }
 
-/** One session's stored events, with what the `session` grouping shows. */
-export interface SessionEvents {
-  id: string;
-  title: string;
-  events: readonly EventEntry[];
-}
-
 /** One session's folded calls, with what the `session` grouping shows. */
 export interface SessionUsageFold {
   id: string;
@@ -51,19 +38,8 @@ interface ReportOptions {
   hasPrice: (provider: string, model: string) => boolean;
 }
 
-/** The report over sessions read whole; `since` keeps calls that ended at or after it (ms). */
-export function usageReport(
-  sessions: readonly SessionEvents[],
-  options: ReportOptions & { since?: number },
-): UsageReport {
-  return usageReportOf(
-    sessions.map(({ id, title, events }) => ({ id, title, usage: usageFoldOf(events, options.since) })),
-    options,
-  );
-}
-
 /** The report over folded calls (the session index's, or `usageFoldOf`'s). */
-export function usageReportOf(sessions: readonly SessionUsageFold[], options: ReportOptions): UsageReport {
+export function usageReport(sessions: readonly SessionUsageFold[], options: ReportOptions): UsageReport {
   const rows = new Map<string, UsageRow>();
   const total = emptyRow("total");
   for (const session of sessions) {
