@@ -5,14 +5,14 @@
 // lock, so several nodes starting at once apply them once.
 import { Logger, runMigrations } from "graphile-worker";
 import type { Pool } from "pg";
-import { EVENTS_CHANNEL } from "./event-mirror.js";
 
 export const SCHEMA = "tern_cluster";
+/** Says "this session moved": an event was mirrored (event-mirror.ts) or a run submitted or ended. */
+export const EVENTS_CHANNEL = "tern_events";
 /** Arbitrary, fixed: serializes migrations across nodes. */
 const MIGRATION_LOCK = 0x7465726e;
 
-/** A function, not a constant: event-mirror.ts imports this module too. */
-const tables = () => `
+const TABLES = `
 create schema if not exists ${SCHEMA};
 create table if not exists ${SCHEMA}.runs (
   run_id text primary key,
@@ -57,7 +57,7 @@ export async function migrate(pool: Pool, connectionString: string): Promise<voi
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
-      await client.query(tables());
+      await client.query(TABLES);
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     }
