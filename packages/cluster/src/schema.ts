@@ -27,6 +27,8 @@ create table if not exists ${SCHEMA}.runs (
   completed_at timestamptz
 );
 create index if not exists runs_lease on ${SCHEMA}.runs (lease_until) where state = 'running';
+-- A serve node counts a session's runs at each read of its feed (event-feed.ts).
+create index if not exists runs_session on ${SCHEMA}.runs (session_id);
 create table if not exists ${SCHEMA}.events (
   session_id text not null,
   seq integer not null,
