@@ -3,12 +3,11 @@
 // rejection is weather: the run row is already settled and the sweep hands the job back, so a
 // node process logs it and keeps working. A process opts in by calling this once (a library never
 // installs process handlers by itself); any other unhandled rejection still ends the process.
-import { isDatabaseUnavailable, redactPasswords } from "@tern/store-pg";
+import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
 
 export function surviveDatabaseRestarts(log: (line: string) => void): void {
   process.on("unhandledRejection", (reason) => {
     if (!isDatabaseUnavailable(reason)) throw reason;
-    const message = reason instanceof Error ? redactPasswords(reason.message) : String(reason);
-    log(`database unavailable (${message}); carrying on`);
+    log(`database unavailable (${messageOf(reason)}); carrying on`);
   });
 }

@@ -35,13 +35,21 @@ export function createPatientPool(
   return pool;
 }
 
-/** Runs `work` until it succeeds or `stopped()` says to give up (then the last error is thrown). */
-export async function retrying<T>(work: () => Promise<T>, stopped: () => boolean = () => false): Promise<T> {
+/**
+ * Runs `work` until it succeeds or `stopped()` says to give up (then the last error is thrown);
+ * `waiting` hears each failure that is the database being away, before the pause.
+ */
+export async function retrying<T>(
+  work: () => Promise<T>,
+  stopped: () => boolean = () => false,
+  waiting: (error: unknown) => void = () => {},
+): Promise<T> {
   for (;;) {
     try {
       return await work();
     } catch (error) {
       if (stopped() || !isDatabaseUnavailable(error)) throw error;
+      waiting(error);
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }

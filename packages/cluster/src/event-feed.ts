@@ -5,9 +5,8 @@
 // nothing, since the next read (or the catch-up after reconnecting) starts from the cursor. Each
 // subscriber gets each seq once, in order, with the session's run counts read just before them.
 import type { Pool } from "pg";
-import { EVENTS_CHANNEL } from "./event-mirror.js";
 import { Listener } from "./listener.js";
-import { SCHEMA } from "./schema.js";
+import { EVENTS_CHANNEL, SCHEMA } from "./schema.js";
 
 export interface FeedEvent {
   seq: number;

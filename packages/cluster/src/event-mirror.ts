@@ -8,9 +8,8 @@
 import type { Session } from "@tern/session";
 import type { Pool } from "pg";
 import { RETRY_MS, retrying } from "./db.js";
-import { SCHEMA } from "./schema.js";
+import { EVENTS_CHANNEL, SCHEMA } from "./schema.js";
 
-export const EVENTS_CHANNEL = "tern_events";
 /** Rows per INSERT: a backfill after a takeover goes in a few statements, not one per event. */
 const BATCH = 200;
 

@@ -47,6 +47,8 @@ export class QueuedSession implements HostedSession {
   readonly cwd: string;
   readonly strategy = undefined;
   private stored: Session;
+  /** `stored`'s messages, built once per read of the session (refresh). */
+  private storedMessages: readonly AgentMessage[] | undefined;
   /** A session created here, still open for writing until its first event is written. */
   private writable: Session | undefined;
   private released: Promise<void> = Promise.resolve();
@@ -101,7 +103,8 @@ export class QueuedSession implements HostedSession {
   }
 
   get messages(): readonly AgentMessage[] {
-    return this.stored.buildContext().messages;
+    this.storedMessages ??= this.stored.buildContext().messages;
+    return this.storedMessages;
   }
 
   get runFrom(): number {
@@ -109,10 +112,9 @@ export class QueuedSession implements HostedSession {
       .fromRunOf()
       .find((entry) => entry.event.type === "message_end" && entry.event.message.role === "user");
     const stamp = first?.event.type === "message_end" ? first.event.message.timestamp : undefined;
-    const index = this.messages.findIndex(
-      (message) => message.role === "user" && message.timestamp === stamp,
-    );
-    return index >= 0 ? index : this.messages.length;
+    const messages = this.messages;
+    const index = messages.findIndex((message) => message.role === "user" && message.timestamp === stamp);
+    return index >= 0 ? index : messages.length;
   }
 
   get workspace(): Workspace {
@@ -300,6 +302,7 @@ export class QueuedSession implements HostedSession {
   private async refresh(): Promise<void> {
     try {
       this.stored = await this.ctx.store.load(this.id);
+      this.storedMessages = undefined;
     } catch (error) {
       this.ctx.log(`session ${this.id}: could not be read again: ${String(error)}`);
     }

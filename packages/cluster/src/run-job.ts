@@ -186,13 +186,9 @@ async function drive(
 async function openWhenFree(ctx: RunContext, sessionId: string, runId: string) {
   for (;;) {
     try {
-      return await resumeSession(ctx.store, sessionId);
-    } catch (error) {
       // The database away: wait for it here too, so the job is not failed and retried later.
-      if (isDatabaseUnavailable(error)) {
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-        continue;
-      }
+      return await retrying(() => resumeSession(ctx.store, sessionId));
+    } catch (error) {
       if (!(error instanceof SessionError && error.code === "locked")) throw error;
     }
     const { rows } = await retrying(() =>

@@ -5,14 +5,14 @@
 // lock, so several nodes starting at once apply them once.
 import { Logger, runMigrations } from "graphile-worker";
 import type { Pool } from "pg";
-import { EVENTS_CHANNEL } from "./event-mirror.js";
 
 export const SCHEMA = "tern_cluster";
+/** Says "this session moved": an event was mirrored (event-mirror.ts) or a run submitted or ended. */
+export const EVENTS_CHANNEL = "tern_events";
 /** Arbitrary, fixed: serializes migrations across nodes. */
 const MIGRATION_LOCK = 0x7465726e;
 
-/** A function, not a constant: event-mirror.ts imports this module too. */
-const tables = () => `
+const TABLES = `
 create schema if not exists ${SCHEMA};
 create table if not exists ${SCHEMA}.runs (
   run_id text primary key,
@@ -27,6 +27,8 @@ create table if not exists ${SCHEMA}.runs (
   completed_at timestamptz
 );
 create index if not exists runs_lease on ${SCHEMA}.runs (lease_until) where state = 'running';
+-- A serve node counts a session's runs at each read of its feed (event-feed.ts).
+create index if not exists runs_session on ${SCHEMA}.runs (session_id);
 create table if not exists ${SCHEMA}.events (
   session_id text not null,
   seq integer not null,
@@ -57,7 +59,7 @@ export async function migrate(pool: Pool, connectionString: string): Promise<voi
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     try {
-      await client.query(tables());
+      await client.query(TABLES);
     } finally {
       await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
     }

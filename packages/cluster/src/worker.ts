@@ -8,10 +8,10 @@
 // judges no lease until the database has been up for a whole lease (a restart is nobody's death).
 import type { ServerSession } from "@tern/server";
 import type { SessionStore } from "@tern/session";
-import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
+import { messageOf } from "@tern/store-pg";
 import { type Runner, run as runGraphile, type Task } from "graphile-worker";
 import { CONTROL_CHANNEL, receiveControl } from "./control.js";
-import { createPatientPool, createPool, RETRY_MS } from "./db.js";
+import { createPatientPool, createPool, retrying } from "./db.js";
 import { Listener } from "./listener.js";
 import { RUN_TASK, type RunPayload } from "./queue.js";
 import { executeRun, type RunContext, type RunEngineOptions } from "./run-job.js";
@@ -71,10 +71,13 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
       const { runId } = payload as RunPayload;
       const owner = helpers.job.locked_by;
       if (typeof runId !== "string" || !owner) throw new Error("a tern_run job without a run id");
-      const outcome = await untilReachable(
+      // Run again (same owner, so no takeover) when the database was away, instead of failing
+      // the job: graphile-worker would retry it only after a backoff, and failing it needs the
+      // database too.
+      const outcome = await retrying(
         () => executeRun(ctx, runId, owner),
         () => stopping,
-        log,
+        (error) => log(`database unavailable (${messageOf(error)}); the run waits for it`),
       );
       if (outcome === "unknown_run") log(`run ${runId}: no such run; the job is dropped`);
     };
@@ -113,27 +116,6 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
       await graphilePool.end();
     },
   };
-}
-
-/**
- * Runs a task's work again (same owner, so it is no takeover) when it failed because the database
- * was away, instead of failing the job: graphile-worker would retry it only after a backoff, and
- * failing the job needs the database too.
- */
-async function untilReachable<T>(
-  work: () => Promise<T>,
-  stopped: () => boolean,
-  log: (line: string) => void,
-): Promise<T> {
-  for (;;) {
-    try {
-      return await work();
-    } catch (error) {
-      if (stopped() || !isDatabaseUnavailable(error)) throw error;
-      log(`database unavailable (${messageOf(error)}); the run waits for it`);
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-    }
-  }
 }
 
 /** graphile-worker's failures are logged, never thrown at the process: its runner carries on or is stopped by us. */
