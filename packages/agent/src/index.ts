@@ -1,3 +1,4 @@
+export { ABORTED_TOOL_TEXT } from "./aborted-tool.js";
 export {
   Agent,
   type AgentListener,
@@ -54,7 +55,6 @@ export {
 } from "./subagents/task-tool.js";
 export * from "./telemetry/index.js";
 export {
-  ABORTED_TOOL_TEXT,
   type BatchEnv,
   type BatchResult,
   executeToolBatch,

@@ -1,10 +1,10 @@
 import type { ToolCall, ToolResultMessage } from "@tern/ai";
+import { ABORTED_TOOL_TEXT } from "./aborted-tool.js";
 import type { HookFailureReporter, HookRegistry } from "./hooks.js";
 import { findTool, runToolCall, type ToolCallEnv } from "./tool-call.js";
 import { describeThrown, errorOutcome, toolResultMessage } from "./tool-result.js";
 import type { AgentEvent, AnyAgentTool, ToolBlock, ToolExecutionConfig, ToolOutcome } from "./types.js";
 
-export const ABORTED_TOOL_TEXT = "Tool execution was aborted.";
 export const TRUNCATED_CALL_TEXT =
   "This tool call was not executed: the response hit the output token limit before the call was complete. " +
   "Call the tool again with shorter arguments, or split the work into smaller calls.";

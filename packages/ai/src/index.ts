@@ -8,15 +8,13 @@ export {
 } from "./cassette/format.js";
 export { type Normalizer, VOLATILE_NORMALIZERS } from "./cassette/normalize.js";
 export { type CassetteRecording, type RecordOptions, recordCassette } from "./cassette/record.js";
+export { type CassetteReplay, type ReplayOptions, replayCassette } from "./cassette/replay.js";
 export {
-  type CassetteReplay,
   REPLAY_MISSES,
   REPLAY_TIMINGS,
   type ReplayMiss,
-  type ReplayOptions,
   type ReplayTiming,
-  replayCassette,
-} from "./cassette/replay.js";
+} from "./cassette/replay-modes.js";
 export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfterFrom } from "./errors.js";
 export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
 export { extractJson, extractJsonCandidates } from "./extract-json.js";

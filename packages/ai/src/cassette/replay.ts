@@ -19,12 +19,8 @@ import {
 } from "./format.js";
 import { type Normalizer, normalizeValue, VOLATILE_NORMALIZERS } from "./normalize.js";
 import { appendExchange, captureRequest, recordingFetch } from "./record.js";
+import type { ReplayMiss, ReplayTiming } from "./replay-modes.js";
 import { Scrubber, type ScrubOptions } from "./scrub.js";
-
-export const REPLAY_TIMINGS = ["none", "real"] as const;
-export type ReplayTiming = (typeof REPLAY_TIMINGS)[number];
-export const REPLAY_MISSES = ["fail", "record"] as const;
-export type ReplayMiss = (typeof REPLAY_MISSES)[number];
 
 export interface ReplayOptions extends ScrubOptions {
   /** "none" (default): serve at once; "real": wait as long as the recording did. */

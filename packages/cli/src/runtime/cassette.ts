@@ -14,14 +14,7 @@ import {
 import type { Session } from "@tern/session";
 import { UsageError } from "../cli/errors.js";
 import type { CassetteSettings } from "../config/cassette-settings.js";
-
-/** The session entry that ties a session to the cassette its model calls went to. */
-export const CASSETTE_ENTRY = "cassette";
-
-export interface CassetteEntryData {
-  path: string;
-  mode: CassetteSettings["mode"];
-}
+import { CASSETTE_ENTRY, type CassetteEntryData } from "./cassette-entry.js";
 
 /** What stands in for the key when a replay sends nothing anywhere. */
 const REPLAY_KEY = "replayed-no-key";

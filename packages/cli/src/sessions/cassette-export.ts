@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { readCassette } from "@tern/ai";
 import type { Session } from "@tern/session";
 import { UsageError } from "../cli/errors.js";
-import { CASSETTE_ENTRY, type CassetteEntryData } from "../runtime/cassette.js";
+import { CASSETTE_ENTRY, type CassetteEntryData } from "../runtime/cassette-entry.js";
 
 export function sessionCassette(session: Session): string {
   const entry = session
