@@ -3,7 +3,6 @@
 // allowed roots; the editor's MCP servers), `session/prompt` and `session/cancel`. Requests are
 // checked by the SDK's schemas before they get here; a request that fails here gets a JSON-RPC
 // error and the connection goes on.
-import { realpathSync, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import {
   type AgentApp,
@@ -14,7 +13,7 @@ import {
   RequestError,
 } from "@agentclientprotocol/sdk";
 import type { McpServerEntry } from "@tern/mcp";
-import { isInside } from "@tern/tools";
+import { workspaceIn } from "../commands/shared.js";
 import type { AgentSettings } from "../config/settings.js";
 import { VERSION } from "../version.js";
 import { AcpSession } from "./session.js";
@@ -110,19 +109,9 @@ export function acpAgent(options: AcpAgentOptions): { app: AgentApp; close: () =
 function confined(cwd: string, roots: readonly string[]): string {
   if (!isAbsolute(cwd))
     throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not "${cwd}"`);
-  let real: string;
-  try {
-    real = realpathSync(cwd);
-    if (!statSync(real).isDirectory()) throw new Error();
-  } catch {
-    throw RequestError.invalidParams(undefined, `cwd ${cwd} is not an existing directory`);
-  }
-  if (!roots.some((root) => isInside(root, real)))
-    throw RequestError.invalidParams(
-      undefined,
-      `cwd ${cwd} is outside the directories tern acp may work in (${roots.join(", ")}; see --allow-root)`,
-    );
-  return real;
+  const workspace = workspaceIn(cwd, roots, "tern acp", `${roots.join(", ")}; see --allow-root`);
+  if (typeof workspace !== "string") throw RequestError.invalidParams(undefined, workspace.error);
+  return workspace;
 }
 
 /** An MCP server the editor passed, as an entry of tern's MCP configuration. */

@@ -6,14 +6,13 @@
 // looser one. Nobody can be asked, so a call that needs permission is denied (the model is told
 // why). Stdout carries the protocol: everything else goes to stderr. A request over
 // --max-message bytes gets a JSON-RPC error and the server goes on (mcp-line-limit.ts).
-import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentEvent } from "@tern/agent";
 import { MAX_MESSAGE_BYTES } from "@tern/server";
-import { isInside, PERMISSION_MODES, type PermissionMode } from "@tern/tools";
+import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { z } from "zod";
 import { AGENT_OPTIONS, parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
@@ -26,7 +25,7 @@ import { explainFailure } from "../runtime/failure.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { VERSION } from "../version.js";
 import { LineLimit, type OverLimit } from "./mcp-line-limit.js";
-import { allowedRoots, commandContext, wantsHelp } from "./shared.js";
+import { allowedRoots, commandContext, wantsHelp, workspaceIn } from "./shared.js";
 
 export const RUN_TASK_TOOL = "run_task";
 
@@ -141,7 +140,12 @@ async function runTask(
   io: Io,
   context: TaskContext,
 ): Promise<CallToolResult> {
-  const cwd = workspaceOf(args.cwd, settings.cwd, roots);
+  const cwd = workspaceIn(
+    resolve(settings.cwd, args.cwd ?? "."),
+    roots,
+    "this server",
+    "--cwd, --allow-root",
+  );
   if (typeof cwd !== "string") return failure(cwd.error);
   const mode = args.mode ?? settings.mode;
   if (STRICTNESS.indexOf(mode) > STRICTNESS.indexOf(settings.mode))
@@ -180,25 +184,6 @@ async function runTask(
     context.signal.removeEventListener("abort", abort);
     await runtime.close();
   }
-}
-
-/** The workspace a call asked for, as a real directory inside the allowed roots. */
-function workspaceOf(
-  asked: string | undefined,
-  base: string,
-  roots: readonly string[],
-): string | { error: string } {
-  const dir = resolve(base, asked ?? ".");
-  let real: string;
-  try {
-    real = realpathSync(dir);
-    if (!statSync(real).isDirectory()) return { error: `cwd ${dir} is not a directory` };
-  } catch {
-    return { error: `cwd ${dir} does not exist` };
-  }
-  if (!roots.some((root) => isInside(root, real)))
-    return { error: `cwd ${dir} is outside the directories this server may work in (--cwd, --allow-root)` };
-  return real;
 }
 
 /** What a host sees as progress: each turn and each tool call. */

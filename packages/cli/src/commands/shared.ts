@@ -1,7 +1,8 @@
 // Pieces every agent command shares: settings, style, warnings, the surface.
 
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { isInside } from "@tern/tools";
 import { listOption, type OptionValues } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
 import { type AgentSettings, checkDirectory, loadHome, resolveAgentSettings } from "../config/settings.js";
@@ -36,4 +37,26 @@ export function allowedRoots(values: OptionValues, settings: AgentSettings, io: 
     checkDirectory(dir, "--allow-root");
     return realpathSync(dir);
   });
+}
+
+/**
+ * The workspace a served session or call asked for, as its real path: an existing directory inside
+ * one of the roots, or the reason it is not (`who` names the host in the message, with `hint`).
+ */
+export function workspaceIn(
+  dir: string,
+  roots: readonly string[],
+  who: string,
+  hint: string,
+): string | { error: string } {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+    if (!statSync(real).isDirectory()) return { error: `cwd ${dir} is not a directory` };
+  } catch {
+    return { error: `cwd ${dir} does not exist` };
+  }
+  if (!roots.some((root) => isInside(root, real)))
+    return { error: `cwd ${dir} is outside the directories ${who} may work in (${hint})` };
+  return real;
 }
