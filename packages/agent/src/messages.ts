@@ -68,8 +68,11 @@ export function assistantMessage(model: Model, text: string, timestamp: number):
   };
 }
 
-/** The text parts of a message joined (custom messages: their `text` or `content` string, if any). */
-export function messageText(message: AgentMessage): string {
+/**
+ * The text parts of a message joined (custom messages: their `text` or `content` string, if any).
+ * Anything with a message's `content` will do, such as a tool's result.
+ */
+export function messageText(message: AgentMessage | { content: unknown }): string {
   const content = (message as { content?: unknown }).content;
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) {

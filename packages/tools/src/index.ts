@@ -113,7 +113,7 @@ export {
   todoListProblem,
   todoWriteTool,
 } from "./todo/todo-write.js";
-export { bashTool } from "./tools/bash.js";
+export { BASH_DEFAULT_TIMEOUT_MS, BASH_OUTPUT_BYTES, bashTool } from "./tools/bash.js";
 export { editTool } from "./tools/edit.js";
 export { globTool } from "./tools/glob.js";
 export { grepTool } from "./tools/grep.js";

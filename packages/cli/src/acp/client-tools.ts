@@ -8,7 +8,7 @@
 // symlink out of it) is refused here, before the editor is asked anything.
 import type { AgentContext, ClientCapabilities } from "@agentclientprotocol/sdk";
 import type { AgentToolResult } from "@tern/agent";
-import type { AnyBuiltinTool, Workspace } from "@tern/tools";
+import { type AnyBuiltinTool, BASH_DEFAULT_TIMEOUT_MS, BASH_OUTPUT_BYTES, type Workspace } from "@tern/tools";
 import type { ToolProvider } from "../runtime/coding-agent.js";
 
 export interface ClientToolsOptions {
@@ -17,10 +17,9 @@ export interface ClientToolsOptions {
   sessionId: () => string;
 }
 
-/** Seconds before a command in the editor's terminal is killed, unless the call says. */
-const DEFAULT_TIMEOUT_SECONDS = 120;
-/** Bytes of a command's output the editor keeps for us. */
-const OUTPUT_BYTE_LIMIT = 30_000;
+// The editor's terminal keeps tern's bash tool's limits, so a command behaves the same in both.
+const DEFAULT_TIMEOUT_SECONDS = BASH_DEFAULT_TIMEOUT_MS / 1000;
+const OUTPUT_BYTE_LIMIT = BASH_OUTPUT_BYTES;
 
 export function clientTools(options: ClientToolsOptions): ToolProvider {
   const { fs, terminal } = options.capabilities;

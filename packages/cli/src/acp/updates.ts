@@ -5,7 +5,7 @@
 // so an editor sees a loaded session as it saw it live.
 import { resolve } from "node:path";
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
-import type { AgentEvent, AgentMessage, AgentToolResult } from "@tern/agent";
+import { type AgentEvent, type AgentMessage, type AgentToolResult, messageText } from "@tern/agent";
 import type { Model } from "@tern/ai";
 import { describeCall } from "../render/tool-lines.js";
 
@@ -57,7 +57,7 @@ function toolCallEnd(
   root: string,
 ): SessionUpdate {
   const content: ToolCallContent[] = failed ? [] : diffs(name, args, root);
-  const text = resultText(result.content);
+  const text = messageText(result);
   if (text) content.push({ type: "content", content: { type: "text", text } });
   return { sessionUpdate: "tool_call_update", toolCallId, status: failed ? "failed" : "completed", content };
 }
@@ -156,7 +156,7 @@ export function historyUpdates(messages: readonly AgentMessage[], root: string):
   for (const message of messages) {
     if (!("role" in message)) continue;
     if (message.role === "user") {
-      const text = typeof message.content === "string" ? message.content : resultText(message.content);
+      const text = messageText(message);
       if (text) updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text } });
     } else if (message.role === "assistant") {
       for (const part of message.content) {
@@ -178,16 +178,6 @@ export function historyUpdates(messages: readonly AgentMessage[], root: string):
     }
   }
   return updates;
-}
-
-function resultText(
-  content: AgentToolResult["content"] | readonly { type: string; text?: string }[],
-): string {
-  if (typeof content === "string") return content;
-  return content
-    .map((part) => (part.type === "text" && "text" in part ? part.text : ""))
-    .filter(Boolean)
-    .join("\n");
 }
 
 /** ACP paths are absolute; tern's tools take them relative to the workspace. */

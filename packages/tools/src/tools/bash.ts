@@ -12,11 +12,15 @@ import { fsErrorText, toolError } from "./result.js";
 // the process group can hold them open forever).
 const DRAIN_MS = 2000;
 const UPDATE_EVERY_MS = 500;
+/** A command's time limit when the call names none (options.defaultTimeoutMs overrides it). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** The bytes of a command's output the model gets (options.maxOutputBytes overrides it). */
+export const BASH_OUTPUT_BYTES = 30_000;
 
 export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOptions: SandboxOptions = {}) {
-  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
-  const maxOutputBytes = options.maxOutputBytes ?? 30_000;
+  const maxOutputBytes = options.maxOutputBytes ?? BASH_OUTPUT_BYTES;
   const shell = options.shell ?? "/bin/bash";
   const sandbox = createSandbox(sandboxOptions);
 
