@@ -2,9 +2,10 @@
 // for a session run in-process, but its runs are jobs (queue.ts) that any worker executes, and the
 // journal is fed from the database's copy of the session's log (event-feed.ts), numbered with the
 // log's seqs, so every node shows the same stream with the same ids and `Last-Event-ID` resumes
-// on any of them. The node never writes the session (the worker running it does): interrupts,
-// aborts and permission answers go to that worker as controls (held back while the run is still
-// queued, and sent when a worker starts it: nobody would hear them before). The run is over when the feed
+// on any of them. The node never writes the session (the worker running it does): steering and
+// interrupts go to that worker as messages that wait in the database until it takes them, aborts
+// and permission answers as controls (held back while the run is still queued, and sent when a
+// worker starts it: nobody would hear them before). The run is over when the feed
 // says none of the session's runs is pending; the node then says `idle`, as a server does.
 // Only persisted events travel: a finished message arrives whole, live token deltas do not.
 
@@ -28,7 +29,7 @@ import {
 import type { EventEntry, Session, SessionStore } from "@tern/session";
 import { Workspace } from "@tern/tools";
 import type { Pool } from "pg";
-import { type Control, sendControl } from "./control.js";
+import { type Control, type RunMessage, sendControl } from "./control.js";
 import type { EventFeed, FeedUpdate } from "./event-feed.js";
 import { enqueueRun } from "./queue.js";
 
@@ -186,7 +187,7 @@ export class QueuedSession implements HostedSession {
     this.checkOpen();
     if (images.length > 0)
       throw new EngineError("invalid", "a cluster node does not carry image attachments to its workers");
-    if (this.running && mode === "immediate") this.forRun({ kind: "steer", text });
+    if (this.running && mode === "immediate") this.message({ kind: "steer", text });
     else this.submit(text); // a follow-up is the session's next job: its queue runs them in turn
   }
 
@@ -203,7 +204,7 @@ export class QueuedSession implements HostedSession {
   interrupt(text: string): void {
     this.checkOpen();
     if (!this.running) throw new EngineError("idle", `session ${this.id} has no run to interrupt`);
-    this.forRun({ kind: "interrupt", text });
+    this.message({ kind: "interrupt", text });
   }
 
   abort(): boolean {
@@ -287,7 +288,21 @@ export class QueuedSession implements HostedSession {
     }
   }
 
-  /** A control for the run going on: now if a worker runs it, else once one starts it. */
+  /**
+   * A message for the run going on: it waits in the database for the worker that runs the session,
+   * so it is sent now even if no worker has started the run yet. One the run ended before taking
+   * is refused there and becomes the session's next run, as on a single server.
+   */
+  private message(message: RunMessage): void {
+    sendControl(this.ctx.pool, this.id, message).then(
+      (recorded) => {
+        if (!recorded && !this.closed) this.submit(message.text);
+      },
+      (error) => this.ctx.log(`session ${this.id}: a ${message.kind} was not sent: ${String(error)}`),
+    );
+  }
+
+  /** An abort or a permission answer: now if a worker runs the session, else once one starts it. */
   private forRun(control: Control): void {
     if (this.onWorker) this.control(control);
     else this.deferred.push(control);
@@ -309,7 +324,7 @@ export class QueuedSession implements HostedSession {
   }
 
   private control(control: Control): void {
-    sendControl(this.ctx.pool, this.id, control).catch((error) =>
+    sendControl(this.ctx.pool, this.id, control).catch((error: unknown) =>
       this.ctx.log(`session ${this.id}: a ${control.kind} control was not sent: ${String(error)}`),
     );
   }

@@ -2,17 +2,21 @@
 // taken over) first, then the session is opened for writing (its single-writer lock; crash repair
 // gives every unfinished tool call the interrupted result, so no call runs twice), and the run
 // starts, is continued, is only closed (its answer saved, its end never told: run-end.ts), or is
-// only completed, depending on what the session log says happened (run-marker.ts). The run is marked done in the same statement that checks it was not: a run
-// completes exactly once however many workers touched it.
+// only completed, depending on what the session log says happened (run-marker.ts). Messages a
+// node sent for the run reach it through its ServedRun, and those that come as it ends are run as
+// its follow-ups (run-messages.ts). The run is marked done in the same statement that checks it
+// was not: a run completes exactly once however many workers touched it.
 
 import { type EngineOptions, ServerSession } from "@tern/server";
 import { resumeSession, type Session, SessionError, type SessionStore } from "@tern/session";
 import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
 import type { Pool } from "pg";
+import type { LiveRun } from "./control.js";
 import { RETRY_MS, retrying } from "./db.js";
 import { EventMirror } from "./event-mirror.js";
 import { closeRun } from "./run-end.js";
 import { markRun, runProgress } from "./run-marker.js";
+import { finishRun, ServedRun } from "./run-messages.js";
 import { SCHEMA } from "./schema.js";
 
 export type RunEngineOptions = Pick<
@@ -27,7 +31,7 @@ export interface RunContext {
   leaseMs: number;
   heartbeatMs: number;
   /** Sessions this process runs now, for the control channel. */
-  live: Map<string, ServerSession>;
+  live: Map<string, LiveRun>;
   log: (line: string) => void;
   /** Told at named steps of a run (tests stop the process there to prove a takeover). */
   onStep?: (step: RunStep, run: { runId: string; sessionId: string }) => void;
@@ -69,33 +73,43 @@ export async function executeRun(ctx: RunContext, runId: string, owner: string):
   if (!resumed) return "already_done";
   const { session, context } = resumed;
   const mirror = new EventMirror(pool, session);
-  let open: ServerSession | undefined;
+  let served: ServedRun | undefined;
+  const serve = () => {
+    served ??= openServed(ctx, session, context.model?.modelId);
+    return served;
+  };
   try {
     session.addSecrets(ctx.engine.secrets ?? []);
     await mirror.sync(); // a takeover first publishes what the last worker persisted
     const progress = runProgress(session, runId);
     if (progress === "answered") closeRun(session, runId);
     else if (progress !== "finished") {
-      open = openServed(ctx, session, context.model?.modelId);
-      await drive(open, session, mirror, runId, prompt, progress);
+      const run = serve();
+      await drive(run, mirror, async () => {
+        if (progress === "not_started") {
+          markRun(session, runId);
+          await session.flush();
+          run.session.run(prompt);
+        } else if (progress === "prompt_missing") run.session.run(prompt);
+        else run.session.continue();
+      });
     }
-    await session.flush();
-    await mirror.sync();
-    ctx.onStep?.("mirrored", { runId, sessionId });
-    await retrying(() =>
-      pool.query(
-        `update ${SCHEMA}.runs set state = 'done', completions = completions + 1, completed_at = now(),
-                lease_owner = null, lease_until = null
-          where run_id = $1 and state <> 'done'`,
-        [runId],
-      ),
-    );
-    return "completed";
+    for (;;) {
+      await session.flush();
+      await mirror.sync();
+      ctx.onStep?.("mirrored", { runId, sessionId });
+      const waiting = await retrying(() => finishRun(pool, runId, sessionId));
+      if (waiting.length === 0) return "completed";
+      const run = serve();
+      await drive(run, mirror, () => {
+        for (const message of waiting) run.give(message);
+      });
+    }
   } finally {
     stopHeartbeat();
     mirror.stop();
     ctx.live.delete(sessionId);
-    if (open) await open.close();
+    if (served) await served.session.close();
     else await session.close();
   }
 }
@@ -135,7 +149,7 @@ function keepLease(ctx: RunContext, runId: string, owner: string): () => void {
 }
 
 /** The session as a served one, with the worker's model and agent, registered for controls. */
-function openServed(ctx: RunContext, session: Session, modelId: string | undefined): ServerSession {
+function openServed(ctx: RunContext, session: Session, modelId: string | undefined): ServedRun {
   const model = (modelId && ctx.engine.models.resolve(modelId)) ?? ctx.engine.models.resolve();
   if (!model) throw new Error("the worker has no model for this session");
   const served = new ServerSession({
@@ -148,30 +162,23 @@ function openServed(ctx: RunContext, session: Session, modelId: string | undefin
       ? { permissionTimeoutMs: ctx.engine.permissionTimeoutMs }
       : {}),
   });
-  ctx.live.set(session.id, served);
-  return served;
+  const run = new ServedRun(served, ctx.pool, ctx.log);
+  ctx.live.set(session.id, run);
+  return run;
 }
 
-/** Starts or continues the run and waits for it, copying each persisted event as it comes. */
-async function drive(
-  running: ServerSession,
-  session: Session,
-  mirror: EventMirror,
-  runId: string,
-  prompt: string,
-  progress: "not_started" | "prompt_missing" | "interrupted",
-): Promise<void> {
-  const unsubscribe = running.journal.subscribe((entry) => {
+/**
+ * Starts the run (or its follow-up) and waits for it and for the messages sent meanwhile,
+ * copying each persisted event as it comes.
+ */
+async function drive(run: ServedRun, mirror: EventMirror, start: () => void | Promise<void>): Promise<void> {
+  const unsubscribe = run.session.journal.subscribe((entry) => {
     if (entry.seq !== undefined) mirror.kick();
   });
   try {
-    if (progress === "not_started") {
-      markRun(session, runId);
-      await session.flush();
-      running.run(prompt);
-    } else if (progress === "prompt_missing") running.run(prompt);
-    else running.continue();
-    await running.idle();
+    await start();
+    run.deliver(); // messages sent while the run waited in the queue
+    await run.settle();
   } finally {
     unsubscribe();
   }

@@ -41,6 +41,9 @@ create table if not exists ${SCHEMA}.controls (
   body jsonb not null,
   created_at timestamptz not null default now()
 );
+-- A steering or interrupt message is taken once, by the worker running its session (run-messages.ts).
+alter table ${SCHEMA}.controls add column if not exists taken_at timestamptz;
+create index if not exists controls_waiting on ${SCHEMA}.controls (session_id) where taken_at is null;
 -- A run submitted or ending wakes the serve nodes watching its session (event-feed.ts).
 create or replace function ${SCHEMA}.notify_run() returns trigger language plpgsql as $$
 begin

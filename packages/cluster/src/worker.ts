@@ -6,11 +6,10 @@
 // outage is weather: graphile-worker gets a pool whose connects wait for the database, its error
 // events are logged, a task waits for the database rather than failing its job, and the sweep
 // judges no lease until the database has been up for a whole lease (a restart is nobody's death).
-import type { ServerSession } from "@tern/server";
 import type { SessionStore } from "@tern/session";
 import { messageOf } from "@tern/store-pg";
 import { type Runner, run as runGraphile, type Task } from "graphile-worker";
-import { CONTROL_CHANNEL, receiveControl } from "./control.js";
+import { CONTROL_CHANNEL, type LiveRun, receiveControl } from "./control.js";
 import { createPatientPool, createPool, retrying } from "./db.js";
 import { Listener } from "./listener.js";
 import { RUN_TASK, type RunPayload } from "./queue.js";
@@ -39,7 +38,7 @@ export interface WorkerOptions {
 
 export interface ClusterWorker {
   /** Sessions running here now. */
-  readonly live: ReadonlyMap<string, ServerSession>;
+  readonly live: ReadonlyMap<string, LiveRun>;
   /** Stops taking runs, waits for the ones going, and disconnects. */
   stop(): Promise<void>;
 }
@@ -51,7 +50,7 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
   const pool = createPool(options.connectionString, log);
   let stopping = false;
   const graphilePool = createPatientPool(options.connectionString, log, () => stopping);
-  const live = new Map<string, ServerSession>();
+  const live = new Map<string, LiveRun>();
   let runner: Runner | undefined;
   let sweeper: NodeJS.Timeout | undefined;
   let listener: Listener | undefined;

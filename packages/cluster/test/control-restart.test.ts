@@ -6,7 +6,7 @@ import { FileSessionStore } from "@tern/session";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseSse } from "../../server/test/support/sse.js";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
-import { expectedFrames, post, runState, startRun, until, watch } from "./support/nodes.js";
+import { controlsOf, expectedFrames, post, runState, startRun, until, watch } from "./support/nodes.js";
 
 const LEASE_MS = 5000;
 const MODEL_DELAY_MS = 20;
@@ -50,6 +50,8 @@ it(
   async () => {
     const { sessionId, runId } = await heldRun();
     await post(`${fronts[1]!.url}/api/sessions/${sessionId}/interrupt`, { content: "also check the tests" });
+    // Recorded: from here the run takes it, at its next turn or as a follow-up as it ends.
+    await until(async () => (await controlsOf(cluster.pg.url, sessionId)).includes("interrupt"));
     cluster.model.release();
     await until(async () => (await runState(fronts[0]!.url, runId)) === "done");
     const users = (await messagesOf(sessionId)).filter((m) => m.role === "user");

@@ -113,14 +113,29 @@ export async function startRun(
 
 /** The session's run ids, oldest first. */
 export async function runsOf(pgUrl: string, sessionId: string): Promise<string[]> {
+  const rows = await rowsOf(
+    pgUrl,
+    "select run_id from tern_cluster.runs where session_id = $1 order by created_at, run_id",
+    [sessionId],
+  );
+  return rows.map((row) => row.run_id as string);
+}
+
+/** The kinds of the controls sent for the session, oldest first. */
+export async function controlsOf(pgUrl: string, sessionId: string): Promise<string[]> {
+  const rows = await rowsOf(
+    pgUrl,
+    "select body->>'kind' as kind from tern_cluster.controls where session_id = $1 order by id",
+    [sessionId],
+  );
+  return rows.map((row) => row.kind as string);
+}
+
+async function rowsOf(pgUrl: string, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
   const db = new pg.Client({ connectionString: pgUrl });
   await db.connect();
   try {
-    const { rows } = await db.query(
-      "select run_id from tern_cluster.runs where session_id = $1 order by created_at, run_id",
-      [sessionId],
-    );
-    return rows.map((row) => row.run_id as string);
+    return (await db.query(sql, params)).rows;
   } finally {
     await db.end();
   }
