@@ -21,8 +21,7 @@ import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/mode
 import type { AgentSettings } from "../config/settings.js";
 import { positiveInteger } from "../config/settings.js";
 import { helpFor } from "../help.js";
-import { explainFailure } from "../runtime/failure.js";
-import { openRuntime } from "../runtime/runtime.js";
+import type { openRuntime } from "../runtime/runtime.js";
 import { VERSION } from "../version.js";
 import { LineLimit, type OverLimit } from "./mcp-line-limit.js";
 import { allowedRoots, commandContext, wantsHelp, workspaceIn } from "./shared.js";
@@ -150,9 +149,14 @@ async function runTask(
   const mode = args.mode ?? settings.mode;
   if (STRICTNESS.indexOf(mode) > STRICTNESS.indexOf(settings.mode))
     return failure(`mode "${mode}" is more permissive than this server allows ("${settings.mode}")`);
+  // The agent (most of the bundle) loads at the first call, so `initialize` is answered without it.
+  const [{ openRuntime: open }, { explainFailure }] = await Promise.all([
+    import("../runtime/runtime.js"),
+    import("../runtime/failure.js"),
+  ]);
   let runtime: Awaited<ReturnType<typeof openRuntime>>;
   try {
-    runtime = await openRuntime({
+    runtime = await open({
       settings: { ...settings, cwd, explicitCwd: true, mode },
       env: io.env,
       warn: (message) => io.stderr.write(`tern mcp serve: warning: ${message}\n`),
