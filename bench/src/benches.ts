@@ -3,6 +3,7 @@ import { clisBench } from "./clis/bench.js";
 import { clusterBench } from "./cluster.js";
 import { contextBench } from "./context.js";
 import { extractJsonBench } from "./extract-json.js";
+import { mcpInitializeBench } from "./mcp-initialize.js";
 import { providerParseBench } from "./provider-parse.js";
 import { sandboxBench } from "./sandbox.js";
 import { serverBench } from "./server.js";
@@ -33,6 +34,10 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   "session-list": { title: "session listing (1,000 sessions of ~164 KB)", run: sessionListBench },
   "store-pg": { title: "session store: per-event append cost, PostgreSQL vs file", run: storePgBench },
   startup: { title: "tern start-up: --version and --help against bare node", run: startupBench },
+  "mcp-initialize": {
+    title: "tern mcp serve: spawn -> initialize result (official MCP client), against node -e ''",
+    run: mcpInitializeBench,
+  },
   "extract-json": { title: "extractJson on adversarial brackets (linear work)", run: extractJsonBench },
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },

@@ -2,8 +2,9 @@
 // the files in order with the tool the request offers, answers once every file came back, and
 // refuses a request whose tool results are missing. Plus the parsing of /usr/bin/time's line.
 import { afterEach, describe, expect, it } from "vitest";
+import { ratioInRounds } from "../src/clis/bench.js";
 import { type ModelServer, readCall, startModelServer } from "../src/clis/model-server.js";
-import { parseTime } from "../src/clis/run-cli.js";
+import { type CliRun, parseTime } from "../src/clis/run-cli.js";
 import { FILES, makeTask, turnOf } from "../src/clis/task.js";
 
 const task = makeTask("t3st");
@@ -117,5 +118,33 @@ describe("clis task and server", () => {
       maxRssKiB: 5000,
     });
     expect(parseTime("garbage")).toBeUndefined();
+  });
+});
+
+describe("ratios against the reference CLI", () => {
+  const run = (firstRequestMs: number): CliRun => ({
+    ok: true,
+    wallMs: firstRequestMs * 2,
+    firstRequestMs,
+    treeRssMiB: 100,
+    modelCalls: 6,
+    auxiliaryCalls: 0,
+    unknownPaths: [],
+  });
+
+  it("divides within each round, so a slow round weighs on both sides alike", () => {
+    // Round 2 ran under load: both CLIs took 10x longer. Per round tern is 0.5x; the ratio of
+    // the medians (1,000 / 1,000) would say 1.00x.
+    const tern = [run(100), run(1_000), run(1_000)];
+    const codex = [run(200), run(2_000), run(2_000)];
+    expect(ratioInRounds(tern, codex, (r) => r.firstRequestMs)).toBe("0.5x [0.5 – 0.5]");
+  });
+
+  it("skips rounds where either run failed or has no figure", () => {
+    const failed = { ok: false, error: "exit 1", unable: true } as const;
+    const tern = [run(100), run(300), failed, run(50)];
+    const codex = [run(200), failed, run(100), { ...run(100), firstRequestMs: undefined }];
+    expect(ratioInRounds(tern, codex, (r) => r.firstRequestMs)).toBe("0.5x");
+    expect(ratioInRounds([failed], codex, (r) => r.firstRequestMs)).toBe("-");
   });
 });

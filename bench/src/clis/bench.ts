@@ -23,9 +23,9 @@ const RESULTS = fileURLToPath(new URL("../../results/", import.meta.url));
 /** The unmeasured first run and round 1 may be slow (first-run set-up on a loaded machine). */
 const FIRST_CEILING_MS = 300_000;
 
-type Outcome = CliRun | { ok: false; error: string; unable: true };
+export type Outcome = CliRun | { ok: false; error: string; unable: true };
 
-interface Entry {
+export interface Entry {
   spec: CliSpec;
   version: string;
   bin?: string;
@@ -45,8 +45,34 @@ function ternVersion(): string {
 
 const num = (v: number | undefined): Cell => (v === undefined ? "-" : v);
 
+/** The CLI the issue's targets are stated against (tern ≤ 0.5x its first request, ≤ 0.7x its CPU). */
+export const REFERENCE_CLI = "codex";
+
+type Pick = (r: CliRun) => number | undefined;
+
+/**
+ * A CLI's figure over the reference CLI's, computed within each round (the same load on both),
+ * then `median [min – max]` over the rounds where both runs passed.
+ */
+export function ratioInRounds(
+  rounds: (Outcome | undefined)[],
+  reference: (Outcome | undefined)[],
+  pick: Pick,
+): string {
+  const ratios: number[] = [];
+  const passed = (o: Outcome | undefined): o is CliRun => o?.ok === true;
+  rounds.forEach((run, r) => {
+    const ref = reference[r];
+    if (!passed(run) || !passed(ref)) return;
+    const [a, b] = [pick(run), pick(ref)];
+    if (a !== undefined && b !== undefined && a > 0 && b > 0) ratios.push(a / b);
+  });
+  return ratios.length === 0 ? "-" : String(spread(ratios, 2, "x"));
+}
+
 /** One table row per CLI: medians [min – max] of its measured rounds, failures counted. */
-function cliRows(entries: Entry[]): Rows {
+export function cliRows(entries: Entry[]): Rows {
+  const reference = entries.find((e) => e.spec.id === REFERENCE_CLI)?.rounds ?? [];
   return entries.map(({ spec, version, unable, firstRun, rounds }) => {
     const done = rounds.filter((r): r is Outcome => r !== undefined);
     const ok = done.filter((r): r is CliRun => r.ok);
@@ -68,6 +94,9 @@ function cliRows(entries: Entry[]): Rows {
       "cpu ms (tree)": pick((r) => r.cpuMs),
       "peak RSS MiB (tree)": pick((r) => r.treeRssMiB),
       "model calls": pick((r) => r.modelCalls),
+      [`first request x ${REFERENCE_CLI}`]: ratioInRounds(rounds, reference, (r) => r.firstRequestMs),
+      [`cpu x ${REFERENCE_CLI}`]: ratioInRounds(rounds, reference, (r) => r.cpuMs),
+      [`peak RSS x ${REFERENCE_CLI}`]: ratioInRounds(rounds, reference, (r) => r.treeRssMiB),
       "first run, fresh HOME: wall ms": firstRun
         ? firstRun.ok
           ? Math.round(firstRun.wallMs)
