@@ -1,9 +1,11 @@
 // MCP resources as `@SERVER:URI` attachments and MCP prompts as chat slash commands, through the
-// built `tern` against a real MCP server (the prompt server of @tern/mcp's tests: the prompt
-// "review", the text resource notes://today and the binary notes://logo) and a scripted model:
+// built `tern` against real MCP servers (the prompt server of @tern/mcp's tests: the prompt
+// "review", the text resource notes://today and the binary notes://logo; and
+// fixtures/mcp-resource-server.mjs: a text past the cap, an empty read) and a scripted model:
 // what the model receives, and the warning or line for each bad reference or argument.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_ATTACHED_TEXT_BYTES } from "@tern/tools";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nodeServer } from "../../mcp/test/support/servers.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
@@ -14,12 +16,14 @@ import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 beforeAll(ensureBuilt);
 
 const promptServer = new URL("../../mcp/test/support/prompt-server.mjs", import.meta.url).pathname;
+const resourceServer = new URL("./fixtures/mcp-resource-server.mjs", import.meta.url).pathname;
 
-/** A workspace whose --mcp-config file names the prompt server "notes". */
+/** A workspace whose --mcp-config file names the prompt server "notes" and the resource server "big". */
 function workspace() {
   const work = tempDir();
   const config = join(work, "mcp.json");
-  writeFileSync(config, JSON.stringify({ mcpServers: { notes: nodeServer(promptServer) } }));
+  const servers = { notes: nodeServer(promptServer), big: nodeServer(resourceServer) };
+  writeFileSync(config, JSON.stringify({ mcpServers: servers }));
   return { work, config };
 }
 
@@ -27,39 +31,58 @@ function firstUserText(body: unknown): unknown {
   return wireMessages(body).find((message) => message.role === "user")?.content;
 }
 
+/** `tern run PROMPT` with both servers; the model answers `answer` (and again for the completion check). */
+async function runWithServers(prompt: string, answer: string) {
+  const { work, config } = workspace();
+  const model = await startScriptedModel([textReply(answer), textReply(`${answer} Checked.`)]);
+  const result = await runTern(["run", "--tools", "none", "--mcp-config", config, prompt], {
+    env: scriptedModelEnv(model),
+    cwd: work,
+  });
+  expect(result.code, result.stderr).toBe(0);
+  return { result, sent: firstUserText(model.requests[0]!.body) };
+}
+
 describe("@SERVER:URI in tern run", () => {
   it("attaches the resource's text for the model, describes a binary one, and keeps @word:thing text", async () => {
-    const { work, config } = workspace();
-    const server = await startScriptedModel([textReply("Milk."), textReply("Milk, checked.")]);
     const prompt = "@notes:notes://today summarize; logo: @notes:notes://logo. mail me@x:y or @user:pass";
-    const result = await runTern(["run", "--tools", "none", "--mcp-config", config, prompt], {
-      env: scriptedModelEnv(server),
-      cwd: work,
-    });
-    expect(result.code, result.stderr).toBe(0);
-    expect(firstUserText(server.requests[0]!.body)).toBe(
+    const { result, sent } = await runWithServers(prompt, "Milk.");
+    expect(sent).toBe(
       `${prompt}\n\n<resource server="notes" uri="notes://today">\nbuy milk-7731\n</resource>\n\n` +
         "[resource notes://logo (application/octet-stream, 4 bytes) not shown]",
     );
     // Not a configured server: a plain mention, looked up as a file as before.
     expect(result.stderr).toContain(
-      '@user:pass was not attached: user:pass: no such file, and no MCP server is named "user" (configured: notes)',
+      '@user:pass was not attached: user:pass: no such file, and no MCP server is named "user" (configured: notes, big)',
     );
   });
 
-  it("warns about an unknown resource and still runs the rest of the prompt", async () => {
-    const { work, config } = workspace();
-    const server = await startScriptedModel([textReply("Done."), textReply("Done, checked.")]);
-    const prompt = "read @notes:notes://missing then say done";
-    const result = await runTern(["run", "--tools", "none", "--mcp-config", config, prompt], {
-      env: scriptedModelEnv(server),
-      cwd: work,
-    });
-    expect(result.code, result.stderr).toBe(0);
+  it("cuts a long text at the files' cap, with a note", async () => {
+    const { sent } = await runWithServers("skim @big:big://text", "Long.");
+    const text = sent as string;
+    expect(text.startsWith(`skim @big:big://text\n\n<resource server="big" uri="big://text">\nxxx`)).toBe(
+      true,
+    );
+    expect(text).not.toContain("the end");
+    expect(
+      text.endsWith(
+        `</resource>\n[cut: the resource has 100050 bytes; only the first ${MAX_ATTACHED_TEXT_BYTES} are attached]`,
+      ),
+    ).toBe(true);
+    const body = text.slice(text.indexOf('">\n') + 3, text.indexOf("\n</resource>"));
+    expect(body).toBe("x".repeat(MAX_ATTACHED_TEXT_BYTES));
+  });
+
+  it("warns about an unknown or empty resource and still runs the rest of the prompt", async () => {
+    const prompt = "read @notes:notes://missing and @big:big://none then say done";
+    const { result, sent } = await runWithServers(prompt, "Done.");
     expect(result.stderr).toMatch(
       /@notes:notes:\/\/missing was not attached: notes:notes:\/\/missing: .*notes:\/\/missing.* \(it stays in the prompt as text\)/,
     );
-    expect(firstUserText(server.requests[0]!.body)).toBe(prompt);
+    expect(result.stderr).toContain(
+      "@big:big://none was not attached: big:big://none: the server sent no contents (it stays in the prompt as text)",
+    );
+    expect(sent).toBe(prompt);
     expect(result.stdout).toContain("Done.");
   });
 });
