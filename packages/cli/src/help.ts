@@ -85,7 +85,8 @@ The answer goes to stdout; turns, tool calls, compactions, tokens and cost go to
   --json                   every event as one JSON line on stdout instead (nothing on stderr but errors)
   --image FILE             attach a PNG, JPEG, GIF or WebP image (repeatable; models with vision only)
 @path in the prompt attaches that file (text inlined with its path, up to 100 kB; an image as an
-image); a path that is not a readable file stays text, with a warning.
+image); a path that is not a readable file stays text, with a warning. @SERVER:URI attaches that
+MCP server's resource the same way (resources/read; binary contents described, not inlined).
 Exit codes: 0 done, 1 the run failed, 2 bad usage, 130 interrupted (Ctrl-C; the session is saved).
 
 ${AGENT_OPTIONS}`,
@@ -98,6 +99,7 @@ the current tool calls) and Tab a follow-up (read when it would stop). @path att
 completes the path). Ctrl-C aborts the turn; twice exits. Ctrl-D on an empty line exits.
 Commands: /model [provider/]ID, /compact [hint], /plan TASK, /sessions, /resume ID, /fork [ENTRY],
 /clear, /new, /rewind [N], /tools, /mcp [retry NAME], /context, /mode MODE, /help, /exit; custom commands from .tern/commands/*.md.
+MCP servers' prompts are /mcp__SERVER__PROMPT [key=value|positional …]; @SERVER:URI attaches a resource.
 
 ${AGENT_OPTIONS}`,
 

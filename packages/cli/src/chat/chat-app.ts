@@ -19,7 +19,7 @@ import { skillsHeader } from "../render/skills.js";
 import type { Style } from "../render/style.js";
 import { todoLines } from "../render/todo-lines.js";
 import { describeCall } from "../render/tool-lines.js";
-import { mentionsIn, preparePrompt } from "../runtime/attach.js";
+import { mentionsIn, type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import type { McpApprover } from "../runtime/mcp.js";
 import { terminalMcpApprover } from "../runtime/mcp-ask.js";
@@ -157,10 +157,14 @@ export class ChatApp {
     return this.running !== undefined;
   }
 
-  private prompt(text: string, strategy?: RunStrategy): void {
+  /** Sends `text` (its `@` mentions attached, unless `literal`). */
+  private prompt(text: string, strategy?: RunStrategy, literal = false): void {
     this.print(`${this.style.bold(this.style.cyan("›"))} ${text.replace(/\n/g, "\n  ")}`);
     const agent = this.runtime.agent;
-    this.running = preparePrompt(text, { cwd: this.runtime.cwd, model: agent.state.model })
+    const ready: Promise<PreparedPrompt> = literal
+      ? Promise.resolve({ text, images: [], attached: [], warnings: [] })
+      : preparePrompt(text, { cwd: this.runtime.cwd, model: agent.state.model, mcp: this.runtime.mcp });
+    this.running = ready
       .then((prepared) => {
         for (const warning of prepared.warnings) this.print(this.style.yellow(`warning: ${warning}`));
         if (prepared.attached.length > 0)
@@ -439,7 +443,11 @@ export class ChatApp {
     let message: string | UserMessage = line;
     if (mentionsIn(line).length > 0) {
       try {
-        const prepared = await preparePrompt(line, { cwd: this.runtime.cwd, model: agent.state.model });
+        const prepared = await preparePrompt(line, {
+          cwd: this.runtime.cwd,
+          model: agent.state.model,
+          mcp: this.runtime.mcp,
+        });
         for (const warning of prepared.warnings) this.print(this.style.yellow(`warning: ${warning}`));
         message =
           prepared.images.length === 0
@@ -475,7 +483,7 @@ export class ChatApp {
         busy: this.busy,
         print: (text) => this.print(text),
         switchSession: (id, how) => this.switchSession(id, how),
-        prompt: (text, strategy) => this.prompt(text, strategy),
+        prompt: (text, strategy, literal) => this.prompt(text, strategy, literal),
         exit: () => void this.exit(0),
         clearScreen: () => this.io.stdout.write("\u001b[2J\u001b[3J\u001b[H"),
         banner: () => this.banner(false),

@@ -1,5 +1,6 @@
 // Slash commands of `tern chat`: /model /compact /plan /clear /new /sessions /resume /fork /rewind
-// /tools /skills /mcp /context /mode /help /exit.
+// /tools /skills /mcp /context /mode /help /exit, then the MCP servers' prompts (./mcp-prompts.ts)
+// and the custom commands (./custom-commands.ts).
 import type { RunStrategy } from "@tern/agent";
 import { PERMISSION_MODES, type PermissionMode } from "@tern/tools";
 import { chooseModel, ensureApiKey, isKnownProvider, modelLabel } from "../config/model.js";
@@ -11,6 +12,7 @@ import type { Style } from "../render/style.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { resolveStoreSessionId } from "../runtime/session-ids.js";
 import { expandCommand, loadCustomCommands } from "./custom-commands.js";
+import { mcpPromptHelp, runMcpPrompt } from "./mcp-prompts.js";
 import { rewindCommand } from "./rewind-command.js";
 
 export interface SlashContext {
@@ -26,8 +28,8 @@ export interface SlashContext {
   clearScreen(): void;
   /** Prints the header again (after a clear). */
   banner(): void;
-  /** Sends a prompt, with its own strategy for /plan. */
-  prompt(text: string, strategy?: RunStrategy): void;
+  /** Sends a prompt, with its own strategy for /plan; `literal` text attaches no `@` mentions. */
+  prompt(text: string, strategy?: RunStrategy, literal?: boolean): void;
   exit(): void;
   /** Puts text in the input line for the person to edit and send. */
   setInput(text: string): void;
@@ -51,7 +53,8 @@ export const SLASH_HELP = [
   "/exit                  leave (Ctrl-C twice or Ctrl-D also do)",
   "keys: Enter sends; Alt+Enter (or Shift+Enter where the terminal reports it) starts a new line;",
   "  while the agent works Enter steers (read after the current tool calls) and Tab queues a follow-up",
-  "  (read when it would stop); @path attaches a file, Tab completes it; Ctrl-C aborts, twice exits",
+  "  (read when it would stop); @path attaches a file, Tab completes it; @SERVER:URI attaches an MCP",
+  "  server's resource; Ctrl-C aborts, twice exits",
 ];
 
 export const CLEAR_ENTRY_TYPE = "clear";
@@ -111,6 +114,9 @@ export async function runSlash(line: string, ctx: SlashContext): Promise<void> {
       ctx.runtime.permissions.setMode(arg as PermissionMode);
       return print(style.dim(`permission mode → ${arg}`));
     default: {
+      // The line as typed after the name: an MCP prompt's quoted arguments keep their spaces.
+      const typed = line.trim().slice(name.length).trim();
+      if (await runMcpPrompt(name.slice(1), typed, ctx)) return;
       const custom = customCommands(ctx).commands.get(name.slice(1));
       if (custom) return ctx.prompt(expandCommand(custom, arg));
       print(style.yellow(`unknown command ${name}; /help lists them`));
@@ -139,6 +145,7 @@ function help(ctx: SlashContext): void {
       print(style.dim(`/${padEnd(command.name, 22)}${oneLine(command.description, 70)}`));
   }
   for (const warning of warnings) print(style.yellow(`warning: ${warning}`));
+  for (const text of mcpPromptHelp(ctx.runtime.mcp)) print(style.dim(text));
 }
 
 async function switchModel(arg: string, ctx: SlashContext): Promise<void> {

@@ -44,6 +44,7 @@ export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
         prepared = await preparePrompt(plan ?? prompt, {
           cwd: runtime.cwd,
           model: runtime.agent.state.model,
+          mcp: runtime.mcp,
         });
       } catch (error) {
         io.stderr.write(`tern: ${errorText(error)}\n`);

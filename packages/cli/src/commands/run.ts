@@ -50,6 +50,7 @@ export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
     prepared = await preparePrompt(prompt, {
       cwd: runtime.cwd,
       model: runtime.model,
+      mcp: runtime.mcp,
       // Flags name files relative to where the command runs; @path relative to the workspace.
       imageFiles: ((values.image as string[] | undefined) ?? []).map((file) => resolve(io.cwd, file)),
     });
