@@ -2,8 +2,7 @@
 // status and unified diff read without trusting the payload, and the diff cut into lines the
 // panel colours by their marker. The file headers (`---`/`+++`) are dropped: the path is shown.
 
-import type { Data } from "./data.js";
-import { str } from "./data.js";
+import { type Data, str } from "./data.js";
 
 export type ChangeStatus = "added" | "modified" | "deleted";
 

@@ -1,9 +1,10 @@
 // The session's "Changes (N)" panel against one real `tern serve` child process (its checkpoints,
 // its GET …/changes) and a scripted model, in Debian's chromium: empty before a run, refreshed when
 // the run ends with the file it wrote and the file it edited, + and - lines coloured, a hostile
-// file name and content shown as text, the same after a reload, at 360 px and in dark mode.
+// file name and content shown as text, the same after a reload, at 360 px and in dark mode; a
+// route that fails says so in the panel.
 // No timing assertions: every wait is a DOM state with a ceiling.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import {
   textReply,
   toolReply,
 } from "../../cli/test/support/openai-script.js";
+import { tempDir } from "../../cli/test/support/tern.js";
 import { newPage, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
 
@@ -119,6 +121,27 @@ describe("the web page's changes panel", () => {
       await screenshot(page, "changes-phone-dark");
       expect(await page.locator("img").count()).toBe(0);
       expect(dialogs).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "says in the panel that the changes could not be read when the route fails",
+    async () => {
+      const home = tempDir();
+      const { base } = await servePage(model, [], home);
+      const { page, errors } = await newPage();
+      await openNew(page, base, "unreadable");
+      const id = decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())![1]!);
+      // A directory where the checkpoint log belongs: reading it fails in the real server (500).
+      mkdirSync(join(home, "checkpoints", id, "log.jsonl"), { recursive: true });
+      await page.reload();
+      await openPanel(page, "Changes");
+      await panel(page).getByText("The changes could not be read: internal server error").waitFor();
+      expect((await panel(page).locator("> summary").textContent())?.trim()).toBe("Changes");
+      expect(await page.getByRole("textbox", { name: "Message" }).isEnabled()).toBe(true);
       expect(errors).toEqual([]);
       await page.close();
     },
