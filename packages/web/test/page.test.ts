@@ -384,7 +384,7 @@ describe("the web page of the demo", () => {
         const { page, errors } = await newPage();
         await page.goto(url);
         await footers(page).waitFor();
-        expect(await page.locator(".diff .add").textContent()).toContain("let i = 0");
+        expect(await page.locator("li.tool .diff .add").textContent()).toContain("let i = 0");
         expect(await page.locator("li.tool").filter({ hasText: "failed" }).count()).toBeGreaterThan(0);
         expect(await page.locator("li.answer").textContent()).toContain("The bug");
         expect(errors).toEqual([]);

@@ -1,12 +1,14 @@
 // One session: its history (stored messages), the newest run replayed from GET /events, and new
 // runs streamed from POST /messages. While a run goes on, Send steers it (POST /interrupt) and
 // Stop aborts it; permission questions open a dialog. A stream that drops is picked up again
-// from its last frame (sse.ts), and each frame is folded in once (turns.ts).
+// from its last frame (sse.ts), and each frame is folded in once (turns.ts). The changes panel
+// (changes.tsx) is read when the session opens and again when a run ends.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { call, json, sessionPath } from "../api.js";
 import { type Frame, follow, type SessionStream } from "../sse.js";
 import { applyFrame, historyTurns, messageText, newRun, questionOf, type Turn } from "../turns.js";
+import { ChangesPanel, useChanges } from "./changes.js";
 import { Composer } from "./composer.js";
 import { TurnItems } from "./items.js";
 import { PermissionDialog } from "./permission.js";
@@ -53,6 +55,7 @@ export function SessionView({
   // The parent's callbacks change on each of its renders; the streams must not restart for that.
   const parent = useRef({ fail, changed });
   parent.current = { fail, changed };
+  const [changes, reloadChanges] = useChanges(id, fail);
 
   const onFrame = useCallback((frame: Frame) => {
     setRuns((all) => {
@@ -82,11 +85,12 @@ export function SessionView({
           setRuns((all) => all.filter((turn) => turn.items.length > 0 || turn.done));
           if (error) parent.current.fail(error);
           parent.current.changed();
+          void reloadChanges();
         },
       });
       stream.current = mine;
     },
-    [id, onFrame],
+    [id, onFrame, reloadChanges],
   );
 
   const startRun = useCallback(
@@ -101,6 +105,7 @@ export function SessionView({
   );
 
   const load = useCallback(async () => {
+    void reloadChanges();
     try {
       const data = await json<SessionData>("GET", sessionPath(id));
       setTitle(data.session.title || data.session.id.slice(0, 8));
@@ -119,7 +124,7 @@ export function SessionView({
     } catch (error) {
       parent.current.fail(error);
     }
-  }, [id, attach, firstMessage]);
+  }, [id, attach, firstMessage, reloadChanges]);
 
   useEffect(() => {
     void load();
@@ -169,6 +174,7 @@ export function SessionView({
   return (
     <section class="session" aria-labelledby="session-title">
       <h1 id="session-title">{listedTitle || title}</h1>
+      <ChangesPanel loaded={changes} />
       <div
         class="turns"
         ref={scroller}
