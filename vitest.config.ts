@@ -10,7 +10,8 @@ export default defineConfig({
     // Two files at a time even on 2 cores: most tests wait on child processes and loopback I/O.
     maxWorkers: 2,
     pool: "forks",
-    // Builds the `tern` bundle once for the tests that spawn the real command.
-    globalSetup: ["packages/cli/test/global-setup.ts"],
+    // Builds the `tern` bundle once for the tests that spawn the real command, and hands out the
+    // folder of the PostgreSQL server the database tests share (started on first use).
+    globalSetup: ["packages/cli/test/global-setup.ts", "packages/session/test/postgres-setup.ts"],
   },
 });
