@@ -527,7 +527,9 @@ describe("tern mcp ls waits for startup", () => {
   }
 
   it("reports a slow server's final state, and only one still down at the ceiling as starting", async () => {
-    const { work, env } = setup({ MCP_TIMEOUT: "30000" });
+    // A hang ceiling (the connect ceiling's 60 s): the wait ends when the server is up, however
+    // long a loaded machine takes to start it.
+    const { work, env } = setup({ MCP_TIMEOUT: "60000" });
     const config = writeConfig(join(work, "mcp.json"), { slow: nodeServer(slowServer(work)) });
     const listed = await runTern(["mcp", "ls", "--mcp-config", config], { env: env(), cwd: work });
     expect(listed.code, listed.stderr).toBe(0);
