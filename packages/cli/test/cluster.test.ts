@@ -7,26 +7,26 @@ import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { parseSse } from "../../server/test/support/sse.js";
-import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
 import { JSON_TYPE, openSession, startServe } from "./support/serve.js";
 import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
 
 /** Ceiling for hangs only. */
 const CEILING_MS = 180_000;
 
-let pg: TestPostgres;
+/** A database of this file's own on the run's shared PostgreSQL server. */
+let store: string;
 let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
 let worker: TernProcess | undefined;
 
 beforeAll(async () => {
-  pg = await startTestPostgres();
+  store = await sharedPostgres();
   model = await scriptedOpenAi([{ text: "Hello from a worker." }, { text: "Hello, SDK." }]);
 }, CEILING_MS);
 
 afterAll(async () => {
   worker?.child.kill("SIGKILL");
   await model?.close();
-  await pg?.dispose();
 });
 
 it("bad --store values are usage errors (exit 2)", async () => {
@@ -59,7 +59,7 @@ it(
     const home = tempDir();
     const common = [
       "--store",
-      pg.url,
+      store,
       "--home",
       home,
       "--cwd",

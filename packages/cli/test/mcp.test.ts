@@ -283,12 +283,15 @@ describe("--mcp-sandbox", () => {
 });
 
 describe("faults", () => {
-  it("a server that exits at start is reported; one that hangs is left behind the startup ceiling and stopped at exit", async () => {
-    const tag = `hang-${process.pid}-${Date.now()}`;
-    const { work, env } = setup({ MCP_TIMEOUT: "1500" });
+  // Whether a healthy server beats the startup ceiling is a race on a loaded machine, so no run
+  // here depends on it: the ceiling is a hang ceiling where servers must come up, and a tiny one
+  // where only a server that never answers is waited on (any ceiling leaves that one starting).
+  // That one stuck server does not hold up the others is @tern/mcp's faults test (its ceiling is
+  // an abort the test sends once the healthy server is up).
+  it("a server that exits at start is reported, and the run goes on with the others' tools", async () => {
+    const { work, env } = setup({ MCP_TIMEOUT: "60000" });
     const config = writeConfig(join(work, "faults.json"), {
       dead: nodeServer(faultServer, ["exit"]),
-      stuck: faultWith("hang", tag),
       f: nodeServer(faultServer, ["tools"]),
     });
     server = await startScriptedModel([
@@ -299,9 +302,8 @@ describe("faults", () => {
       ["run", "--tools", "none", "--allow-tool", "mcp__f__echo", "--mcp-config", config, "go"],
       { env: env(server), cwd: work },
     );
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/MCP server "dead" failed: .*no API key configured/);
-    expect(result.stderr).toMatch(/MCP server "stuck" is still starting/);
     expect(
       toolNames(0)
         .filter((name) => name.startsWith("mcp__"))
@@ -317,6 +319,20 @@ describe("faults", () => {
       ].sort(),
     );
     expect(contentText(toolResults(1)[0])).toBe("echo: still here");
+  });
+
+  it("a server that hangs is left behind the startup ceiling (MCP_TIMEOUT) and stopped at exit", async () => {
+    const tag = `hang-${process.pid}-${Date.now()}`;
+    const { work, env } = setup({ MCP_TIMEOUT: "1" });
+    const config = writeConfig(join(work, "faults.json"), { stuck: faultWith("hang", tag) });
+    server = await startScriptedModel([textReply("done")]);
+    const result = await runTern(["run", "--tools", "none", "--mcp-config", config, "go"], {
+      env: env(server),
+      cwd: work,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/MCP server "stuck" is still starting/);
+    expect(toolNames(0).filter((name) => name.startsWith("mcp__"))).toEqual([]);
     await until(() => !running(tag), "the hanging server to be stopped");
   });
 
@@ -511,7 +527,9 @@ describe("tern mcp ls waits for startup", () => {
   }
 
   it("reports a slow server's final state, and only one still down at the ceiling as starting", async () => {
-    const { work, env } = setup({ MCP_TIMEOUT: "30000" });
+    // A hang ceiling (the connect ceiling's 60 s): the wait ends when the server is up, however
+    // long a loaded machine takes to start it.
+    const { work, env } = setup({ MCP_TIMEOUT: "60000" });
     const config = writeConfig(join(work, "mcp.json"), { slow: nodeServer(slowServer(work)) });
     const listed = await runTern(["mcp", "ls", "--mcp-config", config], { env: env(), cwd: work });
     expect(listed.code, listed.stderr).toBe(0);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { startTestPostgres } from "../../session/test/support/postgres.js";
+import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
 import { promptNewSession, startScriptedServe, startServe } from "./support/serve.js";
 import { spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
@@ -127,9 +127,9 @@ describe.each(["HTTP", "JSON-RPC"] as const)(
       async () => {
         const model = await hostileModel();
         const work = project();
-        const pg = await startTestPostgres();
+        const store = await sharedPostgres();
         const mode = protocol === "HTTP" ? ["--mode", "bypass"] : [];
-        const common = ["--store", pg.url, "--home", tempDir(), "--cwd", work, ...mode];
+        const common = ["--store", store, "--home", tempDir(), "--cwd", work, ...mode];
         const worker = spawnTern(["worker", ...common, "--base-url", model.baseUrl, "--model", "scripted"], {
           env: ternEnv(),
         });
@@ -151,7 +151,6 @@ describe.each(["HTTP", "JSON-RPC"] as const)(
         } finally {
           worker.child.kill("SIGKILL");
           await worker.done;
-          await pg.dispose();
         }
       },
       CLUSTER_CEILING_MS,

@@ -1,7 +1,7 @@
 // The Copilot SDK suite (server/test/support/copilot-sdk-suite.ts) against a two-node cluster in
 // this process: two serve nodes (`@tern/server`'s engine and JSON-RPC over the queued host, each
 // with its own session store connection) and a worker running the scripted model, on a fresh
-// database of one throwaway PostgreSQL. A run is submitted on one node; the suite resumes it on
+// database of the run's shared PostgreSQL. A run is submitted on one node; the suite resumes it on
 // the other. Client tools and hooks must be refused there, naming the limit.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,17 +10,11 @@ import { join } from "node:path";
 import { createFaux, type Model } from "@tern/ai";
 import { Engine, type ModelCatalog, modelCatalog, serveJsonRpc } from "@tern/server";
 import { PgSessionStore } from "@tern/store-pg";
-import { afterAll } from "vitest";
 import { copilotSdkSuite } from "../../server/test/support/copilot-sdk-suite.js";
-import { freshDatabase, startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
 import { startQueuedHost, startWorker } from "../src/index.js";
 
 const LEASE_MS = 5000;
-
-let pg: TestPostgres | undefined;
-afterAll(async () => {
-  await pg?.dispose();
-});
 
 /** One serve node: its own store connection, queued host, engine and JSON-RPC port. */
 async function startNode(url: string, models: ModelCatalog, cwd: string, token?: string) {
@@ -56,8 +50,7 @@ copilotSdkSuite({
   name: "a two-node cluster (serve nodes over the queued host, a worker, one PostgreSQL)",
   clientTools: false,
   start: async (options = {}, token) => {
-    pg ??= await startTestPostgres();
-    const url = await freshDatabase(pg.url);
+    const url = await sharedPostgres();
     const faux = createFaux(options.faux);
     const models = modelCatalog([faux.model as Model]);
     const home = mkdtempSync(join(tmpdir(), "tern-cluster-sdk-"));

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { SessionError } from "@tern/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { SHARED_START_CEILING_MS, sharedPostgres } from "../../session/test/support/shared-postgres.js";
 import { spawnTs, waitForLine } from "../../session/test/support/spawn.js";
 import { PgStoreError } from "../src/errors.js";
 import { PgSessionStore } from "../src/pg-store.js";
@@ -10,18 +10,18 @@ import { PgSessionStore } from "../src/pg-store.js";
 const LEASE_MS = 8_000;
 const POLL_MS = 200;
 
-let pg: TestPostgres;
+/** A database of this file's own on the run's shared PostgreSQL server. */
+let url: string;
 const stores: PgSessionStore[] = [];
 beforeAll(async () => {
-  pg = await startTestPostgres();
-});
+  url = await sharedPostgres();
+}, SHARED_START_CEILING_MS);
 afterAll(async () => {
   for (const store of stores) await store.close();
-  await pg?.dispose();
 });
 
 async function newStore(options: { leaseMs?: number } = {}): Promise<PgSessionStore> {
-  const store = await PgSessionStore.connect({ url: pg.url, leaseMs: LEASE_MS, ...options });
+  const store = await PgSessionStore.connect({ url, leaseMs: LEASE_MS, ...options });
   stores.push(store);
   return store;
 }
@@ -43,7 +43,7 @@ describe("the single-writer lease", () => {
     await session.close();
 
     const holder = spawnTs(fileURLToPath(new URL("./support/hold-session.ts", import.meta.url)), [
-      pg.url,
+      url,
       session.id,
       String(LEASE_MS),
     ]);

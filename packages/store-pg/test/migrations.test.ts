@@ -1,32 +1,22 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  SHARED_START_CEILING_MS,
+  sharedPostgres,
+  sharedPostgresServer,
+} from "../../session/test/support/shared-postgres.js";
 import { LATEST_SCHEMA_VERSION, migrate, schemaStatus } from "../src/migrations.js";
 import { PgSessionStore } from "../src/pg-store.js";
 
 /** Nodes starting at once, each with its own pool. */
 const MIGRATORS = 6;
 
-let cluster: TestPostgres;
-let databases = 0;
-beforeAll(async () => {
-  cluster = await startTestPostgres();
-});
-afterAll(async () => cluster?.dispose());
-
-/** A fresh, empty database on the test cluster. */
-async function freshDatabase(): Promise<string> {
-  const name = `fresh_${++databases}`;
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return cluster.url.replace(/\/tern$/, `/${name}`);
-}
+// The server's cold start is the hook's, not the first test's.
+beforeAll(sharedPostgresServer, SHARED_START_CEILING_MS);
 
 describe("migrations", () => {
   it("several nodes migrating an empty database at once: each migration is applied exactly once", async () => {
-    const url = await freshDatabase();
+    const url = await sharedPostgres();
     const pools = Array.from({ length: MIGRATORS }, () => new pg.Pool({ connectionString: url, max: 2 }));
     try {
       const results = await Promise.all(pools.map((pool) => migrate(pool)));
@@ -50,7 +40,7 @@ describe("migrations", () => {
   });
 
   it("status of an empty database lists every migration as pending; stores migrate on start", async () => {
-    const url = await freshDatabase();
+    const url = await sharedPostgres();
     const pool = new pg.Pool({ connectionString: url });
     try {
       expect(await schemaStatus(pool)).toMatchObject({ current: 0, pending: [1] });
@@ -68,7 +58,7 @@ describe("migrations", () => {
   });
 
   it("refuses a database whose schema is newer than this code", async () => {
-    const url = await freshDatabase();
+    const url = await sharedPostgres();
     const pool = new pg.Pool({ connectionString: url });
     try {
       await migrate(pool);

@@ -1,6 +1,7 @@
 // A throwaway PostgreSQL cluster per test file, started by scripts/pg-cluster.sh on a free
 // loopback port in a temporary directory. Real server, no mocks: the store's tests and the
 // multi-node tests run against it, and `restart()` is how a test says "the database went away".
+// A test that only needs a database takes one on the run's shared server (shared-postgres.ts).
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -10,9 +11,9 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
-const SCRIPT = resolve(import.meta.dirname, "../../../../scripts/pg-cluster.sh");
+export const PG_CLUSTER_SCRIPT = resolve(import.meta.dirname, "../../../../scripts/pg-cluster.sh");
 /** initdb and a cold start on a loaded 2-core machine; a ceiling for hangs, not a speed check. */
-const SCRIPT_CEILING_MS = 120_000;
+export const SCRIPT_CEILING_MS = 120_000;
 
 export interface TestPostgres {
   /** postgres://tern@127.0.0.1:PORT/tern */
@@ -30,7 +31,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const dir = await mkdtemp(join(tmpdir(), "tern-pg-"));
   const port = await freePort();
   const script = (...args: string[]) =>
-    run("bash", [SCRIPT, ...args], { timeout: SCRIPT_CEILING_MS }).then((r) => r.stdout.trim());
+    run("bash", [PG_CLUSTER_SCRIPT, ...args], { timeout: SCRIPT_CEILING_MS }).then((r) => r.stdout.trim());
   const url = await script("start", dir, String(port));
   return {
     url,
@@ -62,7 +63,7 @@ export async function freshDatabase(url: string): Promise<string> {
   return fresh.toString();
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once("error", reject);
