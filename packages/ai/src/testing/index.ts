@@ -2,19 +2,15 @@
 // thinking, tool calls, usage, errors, a cut stream, pacing) runs in-process through the faux
 // provider or is served over loopback HTTP in each wire format tern's providers speak. For tests
 // only: nothing under packages/*/src imports it, so the tern bundle never carries it.
+// The in-process side: the faux provider (also exported by @tern/ai itself, for `tern demo`).
 export {
   CUT_MESSAGE,
   createFaux,
-  type FauxOptions,
-  type FauxProvider,
   type FauxReply,
-  type FauxRequest,
   type FauxStep,
   fauxText,
   fauxThinking,
   fauxToolCall,
-  normalizeReply,
-  type ScriptedReply,
 } from "../providers/faux.js";
 export { type ReplyOptions, type ScriptedCall, textReply, toolReply } from "./replies.js";
 export {
