@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { streamAnthropicMessages } from "../src/providers/anthropic-messages.js";
 import { sanitizeToolId } from "../src/providers/anthropic-messages-request.js";
+import { type ScriptServer, serveScript, typedSse } from "../src/testing/index.js";
 import type { AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
 import { emptyUsage } from "../src/usage.js";
+import { fixtureLines } from "./support/fixtures.js";
 import { atAnyByteBoundaries, collect, hello, tokens } from "./support/provider-harness.js";
-import { fixtureLines, type LoopbackServer, startLoopbackServer, typedSse } from "./support/sse-server.js";
 
 const DIR = "anthropic-messages/";
 
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -34,7 +35,7 @@ const run = (m: Model, context: Context = hello, options: StreamOptions = { apiK
   collect(streamAnthropicMessages, m, context, options);
 
 async function serve(body: string, extra: { chunks?: number[]; cutAfter?: number; delayMs?: number } = {}) {
-  server = await startLoopbackServer([{ kind: "sse", body, ...extra }]);
+  server = await serveScript([{ kind: "sse", body, ...extra }]);
   return run(model(server.baseUrl));
 }
 
@@ -139,7 +140,7 @@ describe("anthropic-messages re-chunked captures (property)", () => {
     "anthropic-tool-no-args",
   ])("%s gives the same message at any byte boundaries", async (name) => {
     const body = fixture(name);
-    server = await startLoopbackServer([{ kind: "sse", body }]);
+    server = await serveScript([{ kind: "sse", body }]);
     const m = model(server.baseUrl);
     const { message: baseline } = await run(m);
     expect(baseline.stopReason).not.toBe("error");
@@ -226,7 +227,7 @@ describe("anthropic-messages streaming details", () => {
 
 describe("anthropic-messages requests", () => {
   it("converts the context: system, images, thinking replay, sanitized ids, merged tool results", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: fixture("anthropic-text") }]);
+    server = await serveScript([{ kind: "sse", body: fixture("anthropic-text") }]);
     // A base URL written with /v1 still reaches /v1/messages.
     const m = model(`${server.baseUrl}/v1`, { headers: { "x-model-header": "m" } });
     const assistant: AssistantMessage = {
@@ -348,7 +349,7 @@ describe("anthropic-messages requests", () => {
   });
 
   it("a forced tool choice turns thinking off; max_tokens defaults to the model's", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: fixture("anthropic-text") }]);
+    server = await serveScript([{ kind: "sse", body: fixture("anthropic-text") }]);
     await run(
       model(server.baseUrl),
       { ...hello, tools: [{ name: "read", description: "Reads.", parameters: { type: "object" } }] },
@@ -361,7 +362,7 @@ describe("anthropic-messages requests", () => {
   });
 
   it("does not turn thinking on mid tool loop after a turn from another model", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: fixture("anthropic-text") }]);
+    server = await serveScript([{ kind: "sse", body: fixture("anthropic-text") }]);
     const foreign: AssistantMessage = {
       role: "assistant",
       content: [
@@ -450,7 +451,7 @@ describe("anthropic-messages failures", () => {
     const body = sse([start(), ...textBlock(0, "one ", "two ", "three "), stopBlock(0), ...end("end_turn")]);
     const parts = body.split("\n\n").filter(Boolean);
     const chunks = parts.map((_, i) => Buffer.byteLength(`${parts.slice(0, i + 1).join("\n\n")}\n\n`));
-    server = await startLoopbackServer([{ kind: "sse", body, chunks, delayMs: 30 }]);
+    server = await serveScript([{ kind: "sse", body, chunks, delayMs: 30 }]);
     const controller = new AbortController();
     const s = streamAnthropicMessages(model(server.baseUrl), hello, {
       apiKey: "sk-ant-test",
@@ -464,7 +465,7 @@ describe("anthropic-messages failures", () => {
   });
 
   it("HTTP 529 is overloaded", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "json",
         status: 529,
@@ -479,7 +480,7 @@ describe("anthropic-messages failures", () => {
   });
 
   it('HTTP 400 "prompt is too long" is a context overflow', async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "json",
         status: 400,
@@ -499,7 +500,7 @@ describe("anthropic-messages failures", () => {
   });
 
   it("a missing API key fails as auth before any request", async () => {
-    server = await startLoopbackServer([]);
+    server = await serveScript([]);
     const { message } = await run(model(server.baseUrl, { provider: "tern-test-nokey" }), hello, {});
     expect(message.errorKind).toBe("auth");
     expect(message.errorMessage).toBe(

@@ -10,16 +10,17 @@ import { CassetteError, readCassette } from "../src/cassette/format.js";
 import { recordCassette } from "../src/cassette/record.js";
 import { replayCassette } from "../src/cassette/replay.js";
 import { streamOpenAICompletions } from "../src/providers/openai-completions.js";
+import { type ScriptServer, serveScript } from "../src/testing/index.js";
 import type { Context, ModelFetch } from "../src/types.js";
+import { fixtureText } from "./support/fixtures.js";
 import { keyLeaks } from "./support/key-leaks.js";
 import { collect, completionsModel } from "./support/provider-harness.js";
-import { fixtureText, type LoopbackServer, startLoopbackServer } from "./support/sse-server.js";
 
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -61,9 +62,7 @@ async function bodyOf(
 
 describe("recording and replaying a real provider stream", () => {
   it("replays the captured bytes chunk for chunk and the provider builds the same message", async () => {
-    server = await startLoopbackServer([
-      { kind: "sse", body: REAL_STREAM, chunks: eventOffsets(REAL_STREAM) },
-    ]);
+    server = await serveScript([{ kind: "sse", body: REAL_STREAM, chunks: eventOffsets(REAL_STREAM) }]);
     const path = tempFile();
     const recording = recordCassette(path, { placeholders: { cwd: "/home/someone/project" } });
     const live = await collect(
@@ -120,9 +119,7 @@ describe("recording and replaying a real provider stream", () => {
 
   it("the committed cassette of a captured stream replays to the expected message", async () => {
     if (process.env.TERN_RECORD_CASSETTES === "1") {
-      server = await startLoopbackServer([
-        { kind: "sse", body: REAL_STREAM, chunks: eventOffsets(REAL_STREAM) },
-      ]);
+      server = await serveScript([{ kind: "sse", body: REAL_STREAM, chunks: eventOffsets(REAL_STREAM) }]);
       const recording = recordCassette(COMMITTED);
       await collect(streamOpenAICompletions, completionsModel(server.baseUrl), ask("Read a.txt"), {
         apiKey: "k",
@@ -171,7 +168,7 @@ function cutAt(offsets: number[]): ModelFetch {
 
 describe("what a cassette keeps", () => {
   it("never writes a key: headers, query string, body and response are all scrubbed", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "json",
         status: 429,
@@ -218,7 +215,7 @@ describe("what a cassette keeps", () => {
     const body = spelled.map((line) => `data: ${JSON.stringify({ line })}\n\n`).join("");
     // Each cut falls inside a spelling: the recorder reads the key in two pieces.
     const cuts = spelled.map((line) => body.indexOf(line) + line.length - 6);
-    server = await startLoopbackServer([{ kind: "sse", body }]);
+    server = await serveScript([{ kind: "sse", body }]);
     const path = tempFile();
     const recording = recordCassette(path, { secrets: [`${SECRET}/=`, SECRET], fetch: cutAt(cuts) });
     const response = await recording.fetch(`${server.baseUrl}/v1/x`, { method: "POST", body: "{}" });
@@ -233,7 +230,7 @@ describe("what a cassette keeps", () => {
   it("records a refused connection and replays it as the same network failure", async () => {
     const path = tempFile();
     const recording = recordCassette(path);
-    const unused = await startLoopbackServer();
+    const unused = await serveScript();
     const url = `${unused.baseUrl}/v1/chat/completions`;
     await unused.close();
     const live = await collect(
@@ -264,7 +261,7 @@ describe("what a cassette keeps", () => {
 
 describe("replay refuses what it cannot serve", () => {
   async function recorded(): Promise<string> {
-    server = await startLoopbackServer([{ kind: "sse", body: REAL_STREAM }]);
+    server = await serveScript([{ kind: "sse", body: REAL_STREAM }]);
     const path = tempFile();
     const recording = recordCassette(path);
     await collect(streamOpenAICompletions, completionsModel(server.baseUrl), ask("first question"), {
@@ -293,7 +290,7 @@ describe("replay refuses what it cannot serve", () => {
   });
 
   it("volatile tool output (durations, timestamps, temp paths, pids) matches; other text still differs", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: REAL_STREAM }]);
+    server = await serveScript([{ kind: "sse", body: REAL_STREAM }]);
     const path = tempFile();
     const output = (ms: string, when: string, tmp: string, pid: number, verdict: string) =>
       `# tests 3\n# pass 3\n# duration_ms ${ms}\nok 1 parses (${ms.split(".")[0]}ms) at ${when} in ${tmp}/out.txt, pid ${pid}: ${verdict}`;

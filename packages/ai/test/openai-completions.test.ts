@@ -2,16 +2,11 @@ import { readdirSync } from "node:fs";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { streamOpenAICompletions } from "../src/providers/openai-completions.js";
+import { completionsSse, type ScriptServer, serveScript } from "../src/testing/index.js";
 import type { AssistantContent, AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
 import { emptyUsage } from "../src/usage.js";
+import { fixtureLines, fixtureText } from "./support/fixtures.js";
 import { atAnyByteBoundaries, collect, completionsModel } from "./support/provider-harness.js";
-import {
-  completionsSse,
-  fixtureLines,
-  fixtureText,
-  type LoopbackServer,
-  startLoopbackServer,
-} from "./support/sse-server.js";
 
 const DIR = "openai-completions";
 
@@ -148,7 +143,7 @@ function sseBody(file: string): string {
     : completionsSse(fixtureLines(`${DIR}/${file}`));
 }
 
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -162,7 +157,7 @@ describe("openai-completions conformance (captured streams)", () => {
 
   for (const [file, expected] of Object.entries(EXPECTED)) {
     it(`assembles ${file}`, async () => {
-      server = await startLoopbackServer([{ kind: "sse", body: sseBody(file) }]);
+      server = await serveScript([{ kind: "sse", body: sseBody(file) }]);
       const message = await run(completionsModel(server.baseUrl));
       expect(summary(message)).toEqual(expected);
       expect(message.errorMessage).toBeUndefined();
@@ -171,7 +166,7 @@ describe("openai-completions conformance (captured streams)", () => {
 
     it(`assembles ${file} re-chunked at random byte boundaries`, async () => {
       const body = sseBody(file);
-      server = await startLoopbackServer();
+      server = await serveScript();
       const live = server;
       await atAnyByteBoundaries(live, body, async () => {
         expect(summary(await run(completionsModel(live.baseUrl)))).toEqual(expected);
@@ -188,7 +183,7 @@ describe("openai-completions request", () => {
   };
 
   it("sends the system prompt, messages, tools, usage request and headers", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: sseBody("groq-tool-call.chunks.txt") }]);
+    server = await serveScript([{ kind: "sse", body: sseBody("groq-tool-call.chunks.txt") }]);
     const payloads: unknown[] = [];
     const model = completionsModel(server.baseUrl, { headers: { "x-model-header": "m" } });
     await run(
@@ -238,7 +233,7 @@ describe("openai-completions request", () => {
   });
 
   it("adapts options to compatible servers: max_tokens, no stream_options for Mistral, tool choice, formats", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       { kind: "sse", body: sseBody("mistral-tool-call.chunks.txt") },
       { kind: "sse", body: sseBody("groq-tool-call.chunks.txt") },
     ]);
@@ -281,7 +276,7 @@ describe("openai-completions request", () => {
   });
 
   it("converts a multi-turn transcript: images, tool calls, results, a dangling call", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: sseBody("azure-model-router.1.chunks.txt") }]);
+    server = await serveScript([{ kind: "sse", body: sseBody("azure-model-router.1.chunks.txt") }]);
     const png = { type: "image" as const, data: "aGVsbG8=", mimeType: "image/png" };
     const context: Context = {
       messages: [
@@ -379,7 +374,7 @@ describe("openai-completions tool-call deltas from compatible servers", () => {
         usage: { prompt_tokens: 10, completion_tokens: 5, prompt_cache_hit_tokens: 4 },
       }),
     ]);
-    server = await startLoopbackServer([{ kind: "sse", body }]);
+    server = await serveScript([{ kind: "sse", body }]);
     const message = await run(completionsModel(server.baseUrl));
     expect(summary(message)).toEqual({
       content: [
@@ -397,7 +392,7 @@ describe("openai-completions tool-call deltas from compatible servers", () => {
 
 describe("openai-completions <think> tags in content", () => {
   it("splits thinking from text when the tags are cut across deltas", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "sse",
         body: contentStream([
@@ -419,7 +414,7 @@ describe("openai-completions <think> tags in content", () => {
 
   it("gives the same message however the content is split into deltas", async () => {
     const content = "<think>\nThe user wants 2+2.\nEasy.\n</think>\n\n2 + 2 = 4, and 1 < 2 <th";
-    server = await startLoopbackServer();
+    server = await serveScript();
     const live = server;
     await fc.assert(
       fc.asyncProperty(

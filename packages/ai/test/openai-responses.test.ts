@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { streamOpenAIResponses } from "../src/providers/openai-responses.js";
+import { type ScriptServer, serveScript, typedSse } from "../src/testing/index.js";
 import type { Context, Model, StreamOptions, ThinkingContent } from "../src/types.js";
 import { emptyUsage } from "../src/usage.js";
+import { fixtureLines } from "./support/fixtures.js";
 import { atAnyByteBoundaries, collect, hello, tokens } from "./support/provider-harness.js";
-import { fixtureLines, type LoopbackServer, startLoopbackServer, typedSse } from "./support/sse-server.js";
 
 const DIR = "openai-responses/";
 
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -33,7 +34,7 @@ const run = (m: Model, context: Context = hello, options: StreamOptions = { apiK
 
 /** Serves one SSE body and runs the provider against it. */
 async function serve(body: string, extra: { chunks?: number[]; cutAfter?: number; delayMs?: number } = {}) {
-  server = await startLoopbackServer([{ kind: "sse", body, ...extra }]);
+  server = await serveScript([{ kind: "sse", body, ...extra }]);
   return run(model(server.baseUrl));
 }
 
@@ -264,7 +265,7 @@ describe("openai-responses re-chunked captures (property)", () => {
   ];
 
   it.each(captures)("%s gives the same message at any byte boundaries", async (_name, body) => {
-    server = await startLoopbackServer([{ kind: "sse", body }]);
+    server = await serveScript([{ kind: "sse", body }]);
     const m = model(server.baseUrl);
     const { message: baseline } = await run(m);
     await atAnyByteBoundaries(server, body, async () => {
@@ -283,7 +284,7 @@ describe("openai-responses requests", () => {
   };
 
   it("converts the context: instructions, images, replayed reasoning, phases, calls, results, options", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "sse",
         body: typedSse(
@@ -405,7 +406,7 @@ describe("openai-responses requests", () => {
   });
 
   it("asks for no reasoning fields from a model without reasoning, and pairs a dangling call", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "sse",
         body: typedSse(
@@ -643,7 +644,7 @@ describe("openai-responses failures", () => {
     const body = textStream(["one ", "two ", "three ", "four"], []);
     const events = body.split("\n\n").filter(Boolean);
     const chunks = events.map((_, i) => Buffer.byteLength(`${events.slice(0, i + 1).join("\n\n")}\n\n`));
-    server = await startLoopbackServer([{ kind: "sse", body, chunks, delayMs: 30 }]);
+    server = await serveScript([{ kind: "sse", body, chunks, delayMs: 30 }]);
     const controller = new AbortController();
     const s = streamOpenAIResponses(model(server.baseUrl), hello, {
       apiKey: "sk-test",
@@ -662,7 +663,7 @@ describe("openai-responses failures", () => {
   });
 
   it("abort before the first byte ends with aborted", async () => {
-    server = await startLoopbackServer([{ kind: "hang" }]);
+    server = await serveScript([{ kind: "hang" }]);
     const controller = new AbortController();
     void server.requestsReceived(1).then(() => controller.abort());
     const { message } = await run(model(server.baseUrl), hello, {
@@ -674,7 +675,7 @@ describe("openai-responses failures", () => {
   });
 
   it("HTTP 429 is a rate limit with Retry-After and status on the error event", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "json",
         status: 429,
@@ -690,7 +691,7 @@ describe("openai-responses failures", () => {
   });
 
   it("a missing API key fails as auth before any request", async () => {
-    server = await startLoopbackServer([]);
+    server = await serveScript([]);
     const { message } = await run(model(server.baseUrl, { provider: "tern-test-nokey" }), hello, {});
     expect(message.errorKind).toBe("auth");
     expect(message.errorMessage).toBe(

@@ -2,14 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isContextOverflow } from "../src/errors.js";
 import "../src/providers/openai-completions.js"; // registers "openai-completions"
 import { stream } from "../src/stream.js";
+import { completionsSse, type Exchange, type ScriptServer, serveScript } from "../src/testing/index.js";
 import type { AssistantEvent, AssistantMessage, Context, Model, StreamOptions } from "../src/types.js";
 import { completionsModel } from "./support/provider-harness.js";
-import {
-  completionsSse,
-  type Exchange,
-  type LoopbackServer,
-  startLoopbackServer,
-} from "./support/sse-server.js";
 
 vi.mock("../src/delay.js", () => import("./support/delay-spy.js"));
 const { waits } = await import("./support/delay-spy.js");
@@ -49,7 +44,7 @@ const toolStream = completionsSse([
   chunk({}, "tool_calls"),
 ]);
 
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 beforeEach(() => {
   waits.length = 0;
 });
@@ -60,7 +55,7 @@ afterEach(async () => {
 });
 
 async function run(exchanges: Exchange[], options: StreamOptions = {}) {
-  server = await startLoopbackServer(exchanges);
+  server = await serveScript(exchanges);
   const s = stream(testModel(server.baseUrl), context, { apiKey: "test-key", ...options });
   const events: AssistantEvent[] = [];
   for await (const event of s) events.push(event);
@@ -196,7 +191,7 @@ describe("openai-completions failures through stream()", () => {
     const body = completionsSse([...words.map((content) => chunk({ content })), chunk({}, "stop")]);
     // The server sends w0 and w1, then holds the stream open: only the abort can end this run.
     const holdAfter = eventBoundaries(body)[1]!;
-    server = await startLoopbackServer([{ kind: "sse", body, chunks: eventBoundaries(body), holdAfter }]);
+    server = await serveScript([{ kind: "sse", body, chunks: eventBoundaries(body), holdAfter }]);
     const controller = new AbortController();
     const s = stream(testModel(server.baseUrl), context, { apiKey: "test-key", signal: controller.signal });
     const events: AssistantEvent[] = [];
@@ -214,7 +209,7 @@ describe("openai-completions failures through stream()", () => {
 
   it("ends with aborted fast when aborted before the first byte", async () => {
     // The server never answers: only the abort, sent once the request has arrived, ends the run.
-    server = await startLoopbackServer([{ kind: "hang" }]);
+    server = await serveScript([{ kind: "hang" }]);
     const controller = new AbortController();
     void server.requestsReceived(1).then(() => controller.abort());
     const message = await stream(testModel(server.baseUrl), context, {
@@ -276,7 +271,7 @@ describe("openai-completions failures through stream()", () => {
 
   it("fails with an auth error naming OPENAI_API_KEY when there is no key, sending nothing", async () => {
     vi.stubEnv("OPENAI_API_KEY", "");
-    server = await startLoopbackServer([{ kind: "sse", body: okStream }]);
+    server = await serveScript([{ kind: "sse", body: okStream }]);
     const message = await stream(testModel(server.baseUrl), context, fastRetry).result();
     expect(message.stopReason).toBe("error");
     expect(message.errorKind).toBe("auth");
@@ -300,7 +295,7 @@ describe("a long-lived signal", () => {
       listening--;
       return remove(...args);
     }) as AbortSignal["removeEventListener"];
-    server = await startLoopbackServer([
+    server = await serveScript([
       { kind: "sse", body: okStream },
       { kind: "sse", body: okStream },
       { kind: "sse", body: okStream },

@@ -3,12 +3,12 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { classifyError } from "../src/errors.js";
 import { HttpError, postForEvents, readEvents } from "../src/sse-transport.js";
-import { type LoopbackServer, startLoopbackServer } from "./support/sse-server.js";
+import { type ScriptServer, serveScript } from "../src/testing/index.js";
 
 // tern's own transport: errors as data classifyError understands, SSE events in order, one
 // keep-alive connection per origin.
 
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -25,7 +25,7 @@ async function failureOf(promise: Promise<unknown>) {
 
 describe("sse-transport", () => {
   it("maps error answers: JSON payloads, plain text, empty bodies and Retry-After", async () => {
-    server = await startLoopbackServer([
+    server = await serveScript([
       {
         kind: "json",
         status: 429,
@@ -52,7 +52,7 @@ describe("sse-transport", () => {
 
   it("hands events over in order, including a last one without its blank line", async () => {
     const body = 'event: a\ndata: {"n":1}\n\ndata: two\ndata: lines\n\n: a comment\n\ndata: last';
-    server = await startLoopbackServer([{ kind: "sse", body, chunks: [3, 10, 30] }]);
+    server = await serveScript([{ kind: "sse", body, chunks: [3, 10, 30] }]);
     const response = await postForEvents({ url: `${server.baseUrl}/s`, headers: { "x-h": "v" }, body: {} });
     const seen: Array<{ event?: string; data: string }> = [];
     await readEvents(response, ({ event, data }) => seen.push({ ...(event && { event }), data }));
@@ -62,7 +62,7 @@ describe("sse-transport", () => {
   });
 
   it("stops reading and rejects with what the event handler threw", async () => {
-    server = await startLoopbackServer([{ kind: "sse", body: "data: 1\n\ndata: 2\n\ndata: 3\n\n" }]);
+    server = await serveScript([{ kind: "sse", body: "data: 1\n\ndata: 2\n\ndata: 3\n\n" }]);
     const response = await postForEvents({ url: `${server.baseUrl}/s`, headers: {}, body: {} });
     const seen: string[] = [];
     const reading = readEvents(response, ({ data }) => {

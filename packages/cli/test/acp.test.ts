@@ -10,11 +10,12 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionNotification } from "@agentclientprotocol/sdk";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { memoryBin } from "../../mcp/test/support/servers.js";
 import { startAcp } from "./support/acp-client.js";
 import { TERN_JS } from "./support/build.js";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { tempDir } from "./support/tern.js";
 

@@ -4,10 +4,11 @@
 // tool result the model reads, and a bad pattern is a usage error before anything starts.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loopbackHttp, SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
 import { withHostQuestion } from "../src/runtime/host-question.js";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

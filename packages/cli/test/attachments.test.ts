@@ -2,8 +2,9 @@
 // model receives, the warning for a missing path, and the error for a model without vision.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type LoopbackServer, textReply, wireMessages } from "./support/openai-script.js";
+import { textReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
@@ -22,7 +23,7 @@ function setup(config?: unknown) {
   writeFileSync(join(work, "notes.txt"), "the launch is on Tuesday\n");
   writeFileSync(join(work, "pic.png"), PNG);
   writeFileSync(join(work, "blob.bin"), Buffer.from([1, 0, 2, 0, 3]));
-  const env = (s: LoopbackServer, model = "test-model") =>
+  const env = (s: ScriptServer, model = "test-model") =>
     ternEnv({
       TERN_HOME: home,
       TERN_PROVIDER: "llamacpp",

@@ -5,10 +5,9 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ScriptStep, typedSse } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fixtureLines, typedSse } from "../../ai/test/support/sse-server.js";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { type Exchange, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
@@ -16,6 +15,14 @@ import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 beforeAll(ensureBuilt);
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/cassettes/", import.meta.url));
+const CAPTURES = new URL("../../ai/test/fixtures/provider-streams/", import.meta.url);
+
+/** The payload lines of one of @tern/ai's captured provider streams. */
+function capturedLines(path: string): string[] {
+  return readFileSync(new URL(path, CAPTURES), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+}
 /** Nothing listens here: a replay that tried the network would fail. */
 const NOWHERE = "http://127.0.0.1:9/v1";
 const KEY = "sk-cassette-test-0123456789";
@@ -23,7 +30,7 @@ const KEY = "sk-cassette-test-0123456789";
 interface Scenario {
   name: string;
   args: string[];
-  replies: () => Exchange[];
+  replies: () => ScriptStep[];
   /** Files the workspace starts with. */
   files?: Record<string, string>;
   /** What the workspace holds afterwards. */
@@ -184,13 +191,13 @@ describe("tern serve --record / --replay", () => {
   }
 
   it("a served session recorded once replays with no model server", async () => {
-    const model = await scriptedOpenAi([{ text: "Served answer." }]);
+    const model = await startScriptedModel([textReply("Served answer.")]);
     const cassette = join(tempDir(), "serve.jsonl");
     const common = ["--port", "0", "--model", "scripted", "--cwd", tempDir()];
     const live = await startServe([
       ...common,
       "--base-url",
-      model.baseUrl,
+      model.providerUrl,
       "--home",
       tempDir(),
       "--record",
@@ -216,7 +223,7 @@ describe("tern serve --record / --replay", () => {
 
   it("a served Responses API session puts its id in as {{session}}, replays, and exports its cassette", async () => {
     // The Responses API sends the session id as prompt_cache_key: a replay's new session has another.
-    const stream = typedSse(fixtureLines("openai-responses/openai-phase.1.chunks.txt"));
+    const stream = typedSse(capturedLines("openai-responses/openai-phase.1.chunks.txt"));
     const server = await startScriptedModel([{ kind: "sse", body: stream }]);
     const cassette = join(tempDir(), "responses.jsonl");
     const home = tempDir();

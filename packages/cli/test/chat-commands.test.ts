@@ -2,9 +2,10 @@
 // branch), /new starts another session, and a "no" can carry a reason the model reads.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

@@ -2,9 +2,10 @@
 // and Tab completes it, and an image for a model without vision is refused before any call.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, wireMessages } from "./support/openai-script.js";
+import { textReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, tempDir } from "./support/tern.js";
 

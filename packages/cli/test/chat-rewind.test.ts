@@ -2,9 +2,10 @@
 // changed back, returns the conversation to before it and puts its prompt back in the input line.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, tempDir } from "./support/tern.js";
 

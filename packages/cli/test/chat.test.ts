@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, tempDir } from "./support/tern.js";

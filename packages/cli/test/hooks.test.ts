@@ -4,16 +4,11 @@
 // run in the bash sandbox; a project's hooks run only once approved with `tern hooks approve`.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
-import {
-  contentText,
-  type LoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
@@ -26,12 +21,12 @@ function setup(hooks: Hooks, config: Record<string, unknown> = {}) {
   const home = tempDir();
   const work = tempDir();
   writeFileSync(join(home, "config.json"), JSON.stringify({ hooks, ...config }));
-  const env = (srv: LoopbackServer) => scriptedModelEnv(srv, { TERN_HOME: home });
+  const env = (srv: ScriptServer) => scriptedModelEnv(srv, { TERN_HOME: home });
   return { home, work, env };
 }
 
 /** What the model read as the result of the first tool call. */
-function toolResultText(srv: LoopbackServer): string {
+function toolResultText(srv: ScriptServer): string {
   const messages = wireMessages(srv.requests[1]!.body);
   return contentText(messages.find((message) => message.role === "tool"));
 }

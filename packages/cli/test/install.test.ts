@@ -6,9 +6,10 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { serveScript } from "@tern/ai/testing";
 import { beforeAll, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/build.js";
-import { startLoopbackServer, textReply } from "./support/openai-script.js";
+import { textReply } from "./support/openai-script.js";
 import { startOtlpReceiver } from "./support/otlp-receiver.js";
 import { ensureBuilt, removeLater, tempDir, ternEnv } from "./support/tern.js";
 
@@ -77,7 +78,7 @@ it(
     expect(demo.stderr).toMatch(/The demo ended green/);
 
     // The OTLP exporter ships in the package: a run reaches a collector with nothing else installed.
-    const model = await startLoopbackServer([textReply("traced")]);
+    const model = await serveScript([textReply("traced")]);
     const receiver = await startOtlpReceiver();
     try {
       const traced = await run("tern", ["run", "hi"], {

@@ -4,10 +4,11 @@
 // `tern serve` loads them for its workspace.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { contentText, type LoopbackServer, textReply, wireMessages } from "./support/openai-script.js";
+import { textReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
@@ -23,7 +24,7 @@ function project() {
   writeFileSync(join(repo, "AGENTS.md"), "ROOT: use tabs.");
   writeFileSync(join(repo, "pkg", "AGENTS.md"), "PKG: use spaces here.");
   writeFileSync(join(repo, "pkg", "CLAUDE.md"), `PKG-CLAUDE: ${"x".repeat(500)}`);
-  const env = (srv: LoopbackServer, extra: NodeJS.ProcessEnv = {}) =>
+  const env = (srv: ScriptServer, extra: NodeJS.ProcessEnv = {}) =>
     scriptedModelEnv(srv, {
       TERN_HOME: home,
       TERN_INSTRUCTIONS_MAX_BYTES: "100",
@@ -32,7 +33,7 @@ function project() {
   return { home, repo, cwd: join(repo, "pkg"), env };
 }
 
-function systemText(srv: LoopbackServer): string {
+function systemText(srv: ScriptServer): string {
   return contentText(wireMessages(srv.requests[0]!.body)[0]);
 }
 

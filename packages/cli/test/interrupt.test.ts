@@ -1,5 +1,6 @@
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect, it } from "vitest";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";

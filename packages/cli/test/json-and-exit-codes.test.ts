@@ -2,8 +2,9 @@
 // interrupt.test.ts). Every failure is one line on stderr naming the fix, without a stack trace.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ScriptStep, serveScript } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Exchange, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
@@ -90,7 +91,7 @@ describe("tern run --json", () => {
 });
 
 describe("retries", () => {
-  const rateLimited: Exchange = {
+  const rateLimited: ScriptStep = {
     kind: "json",
     status: 429,
     headers: { "retry-after-ms": "20" },
@@ -173,7 +174,7 @@ describe("exit codes", () => {
   });
 
   it("1 when the server is unreachable", async () => {
-    const closed = await startLoopbackServer();
+    const closed = await serveScript();
     const url = closed.baseUrl;
     await closed.close();
     const home = tempDir();

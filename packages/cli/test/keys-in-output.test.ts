@@ -9,9 +9,10 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
+import type { ScriptStep } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { keyLeaks } from "../../ai/test/support/key-leaks.js";
-import { type Exchange, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { startOtlpReceiver } from "./support/otlp-receiver.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { JSON_TYPE, openSession, sseReader, startServe } from "./support/serve.js";
@@ -37,7 +38,7 @@ const PRINT_KEY = [
 ].join("; ");
 
 /** The model runs the command, then answers with the key raw and base64, five characters a delta. */
-function echoingModel(): Exchange[] {
+function echoingModel(): ScriptStep[] {
   return [
     toolReply([{ name: "bash", args: { command: PRINT_KEY } }]),
     textReply(`answer ${KEY} and ${base64(KEY)} done`, { chunkSize: 5 }),
@@ -45,7 +46,7 @@ function echoingModel(): Exchange[] {
 }
 
 /** A provider that refuses the key and echoes it, raw and percent-encoded. */
-function refusingModel(): Exchange[] {
+function refusingModel(): ScriptStep[] {
   const message = `Incorrect API key provided: ${KEY}. See https://keys.example/?key=${PERCENT}`;
   return [{ kind: "json", status: 401, body: { error: { message, type: "invalid_request_error" } } }];
 }
@@ -58,7 +59,7 @@ function filesUnder(dir: string, suffix: string): string {
 }
 
 /** Every output of one `tern run` (and of exporting its cassette), by name. */
-async function runOutputs(replies: Exchange[], flags: string[]): Promise<Record<string, string>> {
+async function runOutputs(replies: ScriptStep[], flags: string[]): Promise<Record<string, string>> {
   const server = await startScriptedModel(replies);
   const receiver = await startOtlpReceiver();
   const home = tempDir();

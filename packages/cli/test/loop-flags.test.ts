@@ -2,14 +2,9 @@
 // visible in what the model is sent and in what tern prints.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
@@ -21,7 +16,7 @@ function workspace() {
   return work;
 }
 
-function env(srv: LoopbackServer) {
+function env(srv: ScriptServer) {
   return scriptedModelEnv(srv);
 }
 

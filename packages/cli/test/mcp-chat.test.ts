@@ -5,10 +5,11 @@
 
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { faultServer, memoryBin, nodeServer } from "../../mcp/test/support/servers.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

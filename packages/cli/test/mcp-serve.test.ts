@@ -6,22 +6,16 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { contentText, type ScriptServer, serveScript, wireMessages } from "@tern/ai/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { faultServer, nodeServer } from "../../mcp/test/support/servers.js";
-import {
-  contentText,
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
-let model: LoopbackServer | undefined;
+let model: ScriptServer | undefined;
 let client: Client | undefined;
 afterEach(async () => {
   await client?.close();
@@ -61,7 +55,7 @@ describe("tern mcp serve", () => {
     // request: a server that never comes up cannot hold `initialize` back. No clock is involved:
     // with MCP_TIMEOUT at ten minutes, answers that waited for the hanging server would come after
     // the test's own ceiling.
-    model = await startLoopbackServer([]);
+    model = await serveScript([]);
     const { client } = await connect(
       [],
       (home) =>
@@ -77,7 +71,7 @@ describe("tern mcp serve", () => {
   });
 
   it("runs a task in the workspace and returns the answer, with progress", async () => {
-    model = await startLoopbackServer([
+    model = await serveScript([
       toolReply([{ name: "write", args: { path: "hello.txt", content: "hi\n" } }]),
       textReply("Wrote hello.txt."),
     ]);
@@ -102,7 +96,7 @@ describe("tern mcp serve", () => {
   });
 
   it("lets a call be stricter than the flags, never looser", async () => {
-    model = await startLoopbackServer([
+    model = await serveScript([
       toolReply([{ name: "write", args: { path: "no.txt", content: "x" } }]),
       textReply("Could not write."),
     ]);
@@ -128,7 +122,7 @@ describe("tern mcp serve", () => {
   });
 
   it("refuses a workspace outside its roots, and a call without a prompt", async () => {
-    model = await startLoopbackServer([]);
+    model = await serveScript([]);
     const elsewhere = tempDir();
     const { client } = await connect([]);
     const outside = (await client.callTool({
@@ -143,7 +137,7 @@ describe("tern mcp serve", () => {
   });
 
   it("works in another directory given with --allow-root", async () => {
-    model = await startLoopbackServer([textReply("Seen.")]);
+    model = await serveScript([textReply("Seen.")]);
     const other = tempDir();
     const { client } = await connect(["--allow-root", other]);
     const result = (await client.callTool({
@@ -155,7 +149,7 @@ describe("tern mcp serve", () => {
   });
 
   it("aborts the run when the host cancels the request, and serves the next one", async () => {
-    model = await startLoopbackServer([
+    model = await serveScript([
       // Slow enough that the cancellation arrives mid-stream.
       textReply("a very long answer that streams slowly ".repeat(20), { delayMs: 200, chunkSize: 200 }),
       textReply("Second."),
@@ -185,7 +179,7 @@ describe("tern mcp serve", () => {
   });
 
   it("answers a request over the size limit with an error and serves the next one", async () => {
-    model = await startLoopbackServer([textReply("Two megabytes read."), textReply("Still here.")]);
+    model = await serveScript([textReply("Two megabytes read."), textReply("Still here.")]);
     const { client } = await connect([]);
     // The issue's sizes: 2 MB is under the default limit (8 MiB), 20 MB over it.
     const fits = (await client.callTool({
@@ -202,7 +196,7 @@ describe("tern mcp serve", () => {
   });
 
   it("takes --max-message as its limit", async () => {
-    model = await startLoopbackServer([textReply("Small enough.")]);
+    model = await serveScript([textReply("Small enough.")]);
     const { client } = await connect(["--max-message", "5000"]);
     await expect(
       client.callTool({ name: "run_task", arguments: { prompt: "c".repeat(6000) } }),

@@ -5,6 +5,7 @@
 // malformed configurations, project approvals and Ctrl-C.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, type ScriptServer, type WireMessage, wireMessages } from "@tern/ai/testing";
 import { createSandbox } from "@tern/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -16,14 +17,7 @@ import {
   type RunningHttpServer,
   startEverythingHttp,
 } from "../../mcp/test/support/servers.js";
-import {
-  contentText,
-  type LoopbackServer,
-  textReply,
-  toolReply,
-  type WireMessage,
-  wireMessages,
-} from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startServe } from "./support/serve.js";
@@ -32,12 +26,12 @@ import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/ter
 beforeAll(ensureBuilt);
 
 /** The current test's scripted model, read by the request helpers below. */
-let server: LoopbackServer | undefined;
+let server: ScriptServer | undefined;
 
 function setup(extraEnv: NodeJS.ProcessEnv = {}) {
   const home = tempDir();
   const work = tempDir();
-  const env = (srv?: LoopbackServer) =>
+  const env = (srv?: ScriptServer) =>
     ternEnv({
       TERN_HOME: home,
       TERN_PROVIDER: "llamacpp",

@@ -4,12 +4,13 @@
 // `tern chat`'s header lists them the same way.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "../src/cli/errors.js";
 import { policiesLabel } from "../src/config/policy-settings.js";
 import { reactOptions } from "../src/runtime/loop-options.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { settingsFor } from "./support/settings.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";

@@ -2,14 +2,9 @@
 // server that streams scripted replies.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
@@ -18,7 +13,7 @@ beforeAll(ensureBuilt);
 function setup() {
   const home = tempDir();
   const work = tempDir();
-  const env = (srv: LoopbackServer) => scriptedModelEnv(srv, { TERN_HOME: home });
+  const env = (srv: ScriptServer) => scriptedModelEnv(srv, { TERN_HOME: home });
   return { home, work, env };
 }
 

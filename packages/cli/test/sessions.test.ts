@@ -1,8 +1,9 @@
 // `tern sessions ls | show | fork | export` and `tern run --session` on sessions made by real runs.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { contentText, textReply, toolReply, wireMessages } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

@@ -5,9 +5,10 @@
 // project skill's allowed-tools widen nothing until `tern hooks approve`.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ScriptServer } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { type LoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
@@ -45,7 +46,7 @@ function workspace() {
 }
 
 /** Every request the model got, as JSON text. */
-const sent = (server: LoopbackServer) => server.requests.map((request) => JSON.stringify(request.body));
+const sent = (server: ScriptServer) => server.requests.map((request) => JSON.stringify(request.body));
 
 describe("tern skills ls", () => {
   it("lists name, description, file and status in precedence order; warns for the duplicate and the bad one", async () => {

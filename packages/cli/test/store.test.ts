@@ -2,10 +2,12 @@
 // A run's session lands in the database and the sessions commands read it from there; `tern store`
 // reports and applies the schema; `tern serve`'s /healthz reports the store; a database that is not
 // there stops every command at start with exit 2, and no message shows the URL's password.
+
+import type { ScriptServer } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSse } from "../../server/test/support/sse.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { type LoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { JSON_TYPE, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
@@ -22,7 +24,7 @@ afterAll(async () => pg?.dispose());
 /** Trust auth on loopback ignores the password: a real URL that carries one. */
 const storeUrl = (port = pg.port) => `postgres://tern:${PASSWORD}@127.0.0.1:${port}/tern`;
 
-function env(srv?: LoopbackServer, extra: NodeJS.ProcessEnv = {}) {
+function env(srv?: ScriptServer, extra: NodeJS.ProcessEnv = {}) {
   return ternEnv({
     TERN_HOME: tempDir(),
     TERN_PROVIDER: "llamacpp",

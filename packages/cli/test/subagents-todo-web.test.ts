@@ -6,14 +6,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  contentText,
-  type LoopbackServer,
-  textReply,
-  toolReply,
-  wireMessages,
-} from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 
@@ -25,7 +20,7 @@ const TODOS = [
 ];
 
 /** `tern run` against the scripted model server, with its own TERN_HOME. */
-function scriptedEnv(home: string, model: LoopbackServer): NodeJS.ProcessEnv {
+function scriptedEnv(home: string, model: ScriptServer): NodeJS.ProcessEnv {
   return scriptedModelEnv(model, { TERN_HOME: home });
 }
 

@@ -4,9 +4,10 @@
 // spans flushed on Ctrl-C; an unusable configuration is a warning, not a failed run.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
 import { scriptedModelEnv } from "./support/scripted-model.js";
 import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
@@ -14,7 +15,7 @@ import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
-let model: LoopbackServer | undefined;
+let model: ScriptServer | undefined;
 let receiver: OtlpReceiver | undefined;
 afterEach(async () => {
   await model?.close();
@@ -26,7 +27,7 @@ const SPAN_KIND_INTERNAL = 1;
 const SPAN_KIND_CLIENT = 3;
 const STATUS_ERROR = 2;
 
-function envFor(models: LoopbackServer, otel: NodeJS.ProcessEnv) {
+function envFor(models: ScriptServer, otel: NodeJS.ProcessEnv) {
   return scriptedModelEnv(models, {
     ...otel,
   });
@@ -44,7 +45,7 @@ function parallelReads() {
 
 describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   it("exports the run's span tree as OTLP/HTTP JSON with the configured headers and service name", async () => {
-    model = await startLoopbackServer(parallelReads());
+    model = await serveScript(parallelReads());
     receiver = await startOtlpReceiver();
     const work = tempDir();
     const env = envFor(model, {
@@ -119,7 +120,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   });
 
   it("exports protobuf by default to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, with content when opted in", async () => {
-    model = await startLoopbackServer([textReply("secret-answer")]);
+    model = await serveScript([textReply("secret-answer")]);
     receiver = await startOtlpReceiver();
     const env = envFor(model, {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/custom/traces`,
@@ -141,7 +142,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
 
   it("flushes the spans when Ctrl-C interrupts the run, the run span marked aborted", async () => {
     const command = "sleep 9.541 && echo finished";
-    model = await startLoopbackServer([toolReply([{ name: "bash", args: { command } }]), textReply("never")]);
+    model = await serveScript([toolReply([{ name: "bash", args: { command } }]), textReply("never")]);
     receiver = await startOtlpReceiver();
     const env = envFor(model, {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -163,7 +164,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
 
   it("flushes the spans of a failed run, with the provider's echo of the API key redacted", async () => {
     const key = "tern-test-key-Otel42xQ9";
-    model = await startLoopbackServer([
+    model = await serveScript([
       {
         kind: "json",
         status: 401,
@@ -193,7 +194,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   });
 
   it("warns and runs untraced when the protocol is one tern does not export (grpc)", async () => {
-    model = await startLoopbackServer([textReply("ok")]);
+    model = await serveScript([textReply("ok")]);
     receiver = await startOtlpReceiver();
     const env = envFor(model, {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -207,7 +208,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   });
 
   it("warns once and still answers when the collector cannot be reached", async () => {
-    model = await startLoopbackServer([textReply("ok")]);
+    model = await serveScript([textReply("ok")]);
     receiver = await startOtlpReceiver();
     const closedPort = receiver.url;
     await receiver.close();

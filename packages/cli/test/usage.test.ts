@@ -3,14 +3,15 @@
 // the `model_call_end` events in the session files themselves.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LoopbackServer, startLoopbackServer, textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/openai-script.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 
 const PRICED = "priced-model";
 const UNPRICED = "test-model";
 
-let server: LoopbackServer;
+let server: ScriptServer;
 let home: string;
 let work: string;
 /** What `tern run` printed on stderr for each prompt. */
@@ -40,7 +41,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  server = await startLoopbackServer([
+  server = await serveScript([
     textReply("Unpriced answer."),
     toolReply([{ name: "read", args: { path: "notes.txt" } }]),
     textReply("It says hello."),

@@ -5,14 +5,9 @@
 // phone-wide layout and dark mode. No timing assertions: every wait is a DOM state with a ceiling.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-} from "../../cli/test/support/openai-script.js";
 import { newPage, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
 
@@ -23,9 +18,9 @@ const MIN_BOX_SHARE = 0.6;
 const TEST_MS = 120_000;
 const IMAGES = fileURLToPath(new URL("../../../docs/images/", import.meta.url));
 
-let model: LoopbackServer;
+let model: ScriptServer;
 beforeEach(async () => {
-  model = await startLoopbackServer();
+  model = await serveScript();
 });
 afterEach(async () => {
   await model.close();

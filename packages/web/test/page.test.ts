@@ -6,16 +6,16 @@
 // No timing assertions: every wait is for a DOM state, with a ceiling for hangs only.
 import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   contentText,
-  type LoopbackServer,
-  startLoopbackServer,
+  type ScriptServer,
+  serveScript,
   textReply,
   toolReply,
   wireMessages,
-} from "../../cli/test/support/openai-script.js";
+} from "@tern/ai/testing";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeLater, spawnTern, tempDir, ternEnv } from "../../cli/test/support/tern.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { newPage, screenshot } from "./support/browser.js";
@@ -23,10 +23,10 @@ import { openNew, send, serveClusterPage, servePage } from "./support/page.js";
 
 /** Ceiling for hangs only (a cluster's nodes migrate a fresh database first). */
 const TEST_MS = 240_000;
-let model: LoopbackServer;
+let model: ScriptServer;
 
 beforeEach(async () => {
-  model = await startLoopbackServer();
+  model = await serveScript();
 });
 afterEach(async () => {
   await model.close();

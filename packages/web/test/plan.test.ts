@@ -4,24 +4,20 @@
 // under its step), a failed step with its dependent skipped and a replan, and a reload mid-plan
 // that shows every step once. No timing assertions: every wait is for a DOM state, with a ceiling
 // for hangs only.
+
+import { type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-} from "../../cli/test/support/openai-script.js";
 import { newPage, SHOTS, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
 
 const TEST_MS = 90_000;
 /** A step's reply slow enough that the page can be seen (and reloaded) while the step runs. */
 const SLOW = { delayMs: 80, chunkSize: 2 };
-let model: LoopbackServer;
+let model: ScriptServer;
 
 beforeEach(async () => {
-  model = await startLoopbackServer();
+  model = await serveScript();
 });
 afterEach(async () => {
   await model.close();

@@ -22,8 +22,18 @@ export type FauxReply =
       /** Default: "toolUse" when content has tool calls, else "stop". */
       stopReason?: Exclude<StopReason, "error" | "aborted">;
       usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
-      /** Streams the content, then fails with this error instead of finishing. */
+      /**
+       * Streams the content, then fails with this error instead of finishing. Served over HTTP
+       * (`@tern/ai/testing`), an error with a `status` is that HTTP status with the provider's
+       * error body instead of a stream; without one it is an error event inside the stream.
+       */
       error?: { kind: ErrorKind; message: string; retryAfterMs?: number; status?: number };
+      /** Streams the content, then ends the stream before the reply finished (a network failure). */
+      cut?: boolean;
+      /** Characters per streamed delta for this reply (default: the model's `chunkSize`). */
+      chunkSize?: number;
+      /** Pause before each streamed delta of this reply (default: the model's `tokenDelayMs`). */
+      delayMs?: number;
     };
 
 export interface FauxRequest {
@@ -156,48 +166,62 @@ async function play(
       message: `faux: no scripted reply left for model "${model.id}" (call ${request.callIndex + 1})`,
     });
   }
-  const reply = normalize(typeof step === "function" ? await step(request) : step);
+  const reply = normalizeReply(typeof step === "function" ? await step(request) : step);
   builder.setUsage({ input: estimateContextTokens(context), ...reply.usage });
   builder.start();
-  const pause = () => delay(script.tokenDelayMs, signal);
-  let outputTokens = 0;
+  const size = Math.max(1, reply.chunkSize ?? script.chunkSize);
+  const pause = () => delay(reply.delayMs ?? script.tokenDelayMs, signal);
   for (const part of reply.content) {
     if (!(await pause())) return aborted();
     if (part.type === "toolCall") {
       const key = part.id;
       builder.toolCallStart(key, part.id, part.name);
       const json = JSON.stringify(part.arguments);
-      for (const chunk of chunks(json, script.chunkSize)) {
+      for (const chunk of chunks(json, size)) {
         if (!(await pause())) return aborted();
         builder.toolCallArguments(key, chunk);
       }
       builder.end(key);
-      outputTokens += estimateTextTokens(part.name) + estimateTextTokens(json);
       continue;
     }
     const text = part.type === "text" ? part.text : part.thinking;
-    for (const chunk of chunks(text, script.chunkSize)) {
+    for (const chunk of chunks(text, size)) {
       if (!(await pause())) return aborted();
       if (part.type === "text") builder.text(chunk);
       else builder.thinking(chunk);
     }
     builder.end();
-    outputTokens += estimateTextTokens(text);
   }
-  builder.setUsage({ output: reply.usage?.output ?? outputTokens });
+  builder.setUsage({ output: reply.usage?.output ?? replyOutputTokens(reply.content) });
   if (reply.error) return builder.fail(reply.error);
+  if (reply.cut) return builder.fail({ kind: "network", message: CUT_MESSAGE });
   return builder.finish(reply.stopReason ?? "stop");
 }
 
-type ScriptedReply = Exclude<FauxReply, string> & { content: AssistantContent[] };
+/** The output tokens a reply without scripted usage reports: an estimate of its content. */
+export function replyOutputTokens(content: readonly AssistantContent[]): number {
+  let tokens = 0;
+  for (const part of content) {
+    if (part.type === "toolCall")
+      tokens += estimateTextTokens(part.name) + estimateTextTokens(JSON.stringify(part.arguments));
+    else tokens += estimateTextTokens(part.type === "text" ? part.text : part.thinking);
+  }
+  return tokens;
+}
 
-function normalize(reply: FauxReply): ScriptedReply {
+/** What a scripted reply cut mid-stream fails with. */
+export const CUT_MESSAGE = "faux: the scripted reply was cut mid-stream";
+
+export type ScriptedReply = Exclude<FauxReply, string> & { content: AssistantContent[] };
+
+/** A reply in its one full shape: a string becomes a text block, string content a text block. */
+export function normalizeReply(reply: FauxReply): ScriptedReply {
   if (typeof reply === "string") return { content: [fauxText(reply)] };
   const content = typeof reply.content === "string" ? [fauxText(reply.content)] : (reply.content ?? []);
   return { ...reply, content };
 }
 
-function* chunks(text: string, size: number): Generator<string> {
+export function* chunks(text: string, size: number): Generator<string> {
   for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
 }
 

@@ -2,6 +2,7 @@
 // keeps every event, a one-message context, the usage counts without cost, and the re-chunking
 // property.
 import fc from "fast-check";
+import type { ScriptServer } from "../../src/testing/index.js";
 import type {
   AssistantEvent,
   AssistantMessage,
@@ -10,7 +11,6 @@ import type {
   StreamFunction,
   StreamOptions,
 } from "../../src/types.js";
-import type { LoopbackServer } from "./sse-server.js";
 
 /** An openai-completions model served at `baseUrl` (a loopback server), priced and able to do everything. */
 export function completionsModel(baseUrl: string, overrides: Partial<Model> = {}): Model {
@@ -48,7 +48,7 @@ export function tokens(message: AssistantMessage) {
  * `check`: a provider must assemble the same message whatever the network's chunking.
  */
 export async function atAnyByteBoundaries(
-  server: LoopbackServer,
+  server: ScriptServer,
   body: string,
   check: () => Promise<void>,
   numRuns = 15,

@@ -1,54 +1,10 @@
-// Scripted OpenAI Chat Completions replies for the loopback server of @tern/ai's tests: streamed
-// text and tool calls, one SSE event per chunk, optionally slowed down so a test can act mid-stream.
-import { completionsSse, type Exchange } from "../../../ai/test/support/sse-server.js";
-
-export {
-  type Exchange,
-  type LoopbackServer,
-  startLoopbackServer,
-} from "../../../ai/test/support/sse-server.js";
-
-let nextId = 1;
-
-function chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
-  return JSON.stringify({
-    id: "chatcmpl-test",
-    object: "chat.completion.chunk",
-    created: 1,
-    model: "test-model",
-    choices: [{ index: 0, delta, finish_reason: finishReason }],
-  });
-}
-
-function usage(prompt: number, completion: number): string {
-  return JSON.stringify({
-    id: "chatcmpl-test",
-    object: "chat.completion.chunk",
-    created: 1,
-    model: "test-model",
-    choices: [],
-    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
-  });
-}
-
-/** Byte offsets of every event boundary, so the server writes (and waits) event by event. */
-function eventOffsets(body: string): number[] {
-  const offsets: number[] = [];
-  let index = body.indexOf("\n\n");
-  while (index !== -1) {
-    offsets.push(Buffer.byteLength(body.slice(0, index + 2)));
-    index = body.indexOf("\n\n", index + 2);
-  }
-  return offsets;
-}
-
-function sse(lines: string[], delayMs: number): Exchange {
-  const body = completionsSse(lines);
-  return { kind: "sse", body, chunks: eventOffsets(body), delayMs };
-}
+// The CLI tests' reply defaults on @tern/ai/testing's shorthands: text in six-character deltas
+// with 100 prompt tokens and an output of a token per four characters, tool calls with 120 and
+// 20, call ids `call_<n>` — the figures the tests' expected usage lines were written against.
+import * as testing from "@tern/ai/testing";
 
 export interface ReplyOptions {
-  /** Wait between SSE events. */
+  /** Wait before each streamed event. */
   delayMs?: number;
   /** Characters per text delta. Default 6. */
   chunkSize?: number;
@@ -56,53 +12,28 @@ export interface ReplyOptions {
   unfinished?: boolean;
 }
 
-/** A streamed text answer. */
-export function textReply(text: string, options: ReplyOptions = {}): Exchange {
-  const size = options.chunkSize ?? 6;
-  const lines = [chunk({ role: "assistant", content: "" })];
-  for (let i = 0; i < text.length; i += size) lines.push(chunk({ content: text.slice(i, i + size) }));
-  if (!options.unfinished) lines.push(chunk({}, "stop"), usage(100, Math.ceil(text.length / 4)));
-  return sse(lines, options.delayMs ?? 0);
+function options({ unfinished, chunkSize, ...rest }: ReplyOptions): testing.ReplyOptions {
+  return { ...rest, chunkSize: chunkSize ?? 6, ...(unfinished && { cut: true }) };
 }
 
-export interface ScriptedCall {
-  name: string;
-  args: Record<string, unknown>;
-  id?: string;
+/** A streamed text answer. */
+export function textReply(text: string, replyOptions: ReplyOptions = {}): testing.FauxReply {
+  const usage = { input: 100, output: Math.ceil(text.length / 4) };
+  return testing.textReply(text, { ...options(replyOptions), usage });
 }
+
+let nextId = 1;
 
 /** Tool calls (several run in parallel), optionally after some text. */
-export function toolReply(calls: ScriptedCall[], options: ReplyOptions & { text?: string } = {}): Exchange {
-  const lines = [chunk({ role: "assistant", content: options.text ?? null })];
-  calls.forEach((call, index) => {
-    const id = call.id ?? `call_${nextId++}`;
-    const json = JSON.stringify(call.args);
-    lines.push(
-      chunk({ tool_calls: [{ index, id, type: "function", function: { name: call.name, arguments: "" } }] }),
-    );
-    const half = Math.ceil(json.length / 2);
-    for (const part of [json.slice(0, half), json.slice(half)])
-      if (part) lines.push(chunk({ tool_calls: [{ index, function: { arguments: part } }] }));
+export function toolReply(
+  calls: testing.ScriptedCall[],
+  replyOptions: ReplyOptions & { text?: string } = {},
+): testing.FauxReply {
+  const named = calls.map((call) => ({ ...call, id: call.id ?? `call_${nextId++}` }));
+  const { text, ...rest } = replyOptions;
+  return testing.toolReply(named, {
+    ...options(rest),
+    ...(text && { text }),
+    usage: { input: 120, output: 20 },
   });
-  lines.push(chunk({}, "tool_calls"), usage(120, 20));
-  return sse(lines, options.delayMs ?? 0);
-}
-
-/** What the model was sent: the chat messages of one recorded request. */
-export interface WireMessage {
-  role: string;
-  content?: unknown;
-  tool_calls?: { function: { name: string; arguments: string } }[];
-  tool_call_id?: string;
-}
-
-export function wireMessages(body: unknown): WireMessage[] {
-  return ((body as { messages?: WireMessage[] }).messages ?? []) as WireMessage[];
-}
-
-export function contentText(message: WireMessage | undefined): string {
-  const content = message?.content;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part: { text?: string }) => part.text ?? "").join("");
-  return "";
 }

@@ -1,18 +1,19 @@
 // The scripted loopback model of one test: started with the replies the test needs, closed after
 // that test, and the environment that points a tern child at it as llamacpp/test-model.
+
+import { type ScriptServer, type ScriptStep, serveScript } from "@tern/ai/testing";
 import { afterEach } from "vitest";
-import { type Exchange, type LoopbackServer, startLoopbackServer } from "./openai-script.js";
 import { tempDir, ternEnv } from "./tern.js";
 
-const started: LoopbackServer[] = [];
+const started: ScriptServer[] = [];
 
 afterEach(async () => {
   for (const server of started.splice(0)) await server.close();
 });
 
 /** A loopback model that answers with `replies` in order; closed after the test that started it. */
-export async function startScriptedModel(replies: Exchange[] = []): Promise<LoopbackServer> {
-  const server = await startLoopbackServer(replies);
+export async function startScriptedModel(replies: ScriptStep[] = []): Promise<ScriptServer> {
+  const server = await serveScript(replies);
   started.push(server);
   return server;
 }
@@ -22,7 +23,7 @@ export async function startScriptedModel(replies: Exchange[] = []): Promise<Loop
  * must not answer), in a fresh TERN_HOME unless `extra` names one.
  */
 export function scriptedModelEnv(
-  server: Pick<LoopbackServer, "baseUrl">,
+  server: Pick<ScriptServer, "baseUrl">,
   extra: NodeJS.ProcessEnv = {},
 ): NodeJS.ProcessEnv {
   return ternEnv({

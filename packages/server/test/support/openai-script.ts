@@ -1,55 +1,25 @@
-// A scripted OpenAI-compatible model for a server running as a child process: replies are turned
-// into Chat Completions SSE (text in small deltas, tool calls with streamed arguments) and served
-// in order by @tern/ai's loopback test server.
-import { completionsSse, type Exchange, startLoopbackServer } from "../../../ai/test/support/sse-server.js";
+// The scripted model of the server's child-process tests, on @tern/ai/testing: replies of text and
+// tool calls in the Chat Completions wire, four characters a delta, 20 prompt and 10 completion tokens.
+import { type Exchange, type FauxReply, fauxToolCall, serveScript } from "@tern/ai/testing";
 
 export interface ScriptedReply {
   text?: string;
   toolCalls?: { id: string; name: string; args: Record<string, unknown> }[];
 }
 
-function chunk(delta: Record<string, unknown>, finish: string | null = null, usage?: object): string {
-  return JSON.stringify({
-    id: "chatcmpl-test",
-    object: "chat.completion.chunk",
-    created: 0,
-    model: "scripted",
-    choices: [{ index: 0, delta, finish_reason: finish }],
-    ...(usage ? { usage } : {}),
-  });
-}
-
-function pieces(text: string, size: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
-  return out;
-}
-
-export function replySse(reply: ScriptedReply): string {
-  const lines = [chunk({ role: "assistant", content: "" })];
-  for (const piece of pieces(reply.text ?? "", 4)) lines.push(chunk({ content: piece }));
-  (reply.toolCalls ?? []).forEach((call, index) => {
-    lines.push(
-      chunk({
-        tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
-      }),
-    );
-    for (const piece of pieces(JSON.stringify(call.args), 6))
-      lines.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
-  });
-  const finish = reply.toolCalls?.length ? "tool_calls" : "stop";
-  lines.push(chunk({}, finish, { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 }));
-  return completionsSse(lines);
+export function scriptedReply(reply: ScriptedReply, delayMs = 0): FauxReply {
+  const calls = (reply.toolCalls ?? []).map((call) => fauxToolCall(call.name, call.args, call.id));
+  const text = reply.text ? [{ type: "text" as const, text: reply.text }] : [];
+  return { content: [...text, ...calls], usage: { input: 20, output: 10 }, chunkSize: 4, delayMs };
 }
 
 export async function scriptedOpenAi(replies: ScriptedReply[] = [], delayMs = 0) {
-  const toExchange = (reply: ScriptedReply): Exchange => ({ kind: "sse", body: replySse(reply), delayMs });
-  const server = await startLoopbackServer(replies.map(toExchange));
+  const server = await serveScript(replies.map((reply) => scriptedReply(reply, delayMs)));
   return {
     /** The base URL to pass as --base-url. */
-    baseUrl: `${server.baseUrl}/v1`,
+    baseUrl: server.providerUrl,
     requests: server.requests,
-    push: (...more: ScriptedReply[]) => server.push(...more.map(toExchange)),
+    push: (...more: ScriptedReply[]) => server.push(...more.map((reply) => scriptedReply(reply, delayMs))),
     /** Raw exchanges (an error status, a Retry-After header) in the same queue. */
     pushExchange: (...more: Exchange[]) => server.push(...more),
     close: server.close,

@@ -1,18 +1,19 @@
 // What the page's tests do again and again: start `tern serve` (or two cluster nodes of it)
 // against the scripted model, open the page and start a session from its form, send a message.
+
+import type { ScriptServer } from "@tern/ai/testing";
 import type { Page } from "playwright-core";
-import type { LoopbackServer } from "../../../cli/test/support/openai-script.js";
 import { startServe } from "../../../cli/test/support/serve.js";
 import { spawnTern, type TernProcess, tempDir, ternEnv } from "../../../cli/test/support/tern.js";
 import { freshDatabase } from "../../../session/test/support/postgres.js";
 
 /** A `tern serve` child on a free port, its model the scripted one, tools unsandboxed in `work`. */
-export async function servePage(model: LoopbackServer, extra: string[] = [], home = tempDir()) {
+export async function servePage(model: ScriptServer, extra: string[] = [], home = tempDir()) {
   const work = tempDir();
   return { ...(await startServe(serveArgs(model, extra, home, work))), work };
 }
 
-function serveArgs(model: LoopbackServer, extra: string[], home: string, work: string): string[] {
+function serveArgs(model: ScriptServer, extra: string[], home: string, work: string): string[] {
   return [
     ...["--port", "0", "--base-url", `${model.baseUrl}/v1`, "--model", "scripted"],
     ...["--home", home, "--cwd", work, "--sandbox", "off"],
@@ -29,7 +30,7 @@ const NODE_START_MS = 120_000;
  * `stop` kills both.
  */
 export async function serveClusterPage(
-  model: LoopbackServer,
+  model: ScriptServer,
   pgUrl: string,
   extra: string[] = [],
   home = tempDir(),

@@ -1,0 +1,33 @@
+// Shorthands for the replies tests script most: a streamed text answer, and tool calls after
+// optional text. Both are plain FauxReply values, so they run in-process or over any wire.
+import { type FauxReply, fauxText, fauxToolCall } from "../providers/faux.js";
+
+export interface ReplyOptions {
+  /** Pause before each streamed delta (or event, over HTTP). */
+  delayMs?: number;
+  /** Characters per streamed delta. Default 4. */
+  chunkSize?: number;
+  /** End the stream before the reply finished, as a server that died mid-reply. */
+  cut?: boolean;
+  /** Token counts to report; unset counts are estimated. */
+  usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
+}
+
+/** A streamed text answer. */
+export function textReply(text: string, options: ReplyOptions = {}): FauxReply {
+  return { content: text, ...options };
+}
+
+export interface ScriptedCall {
+  name: string;
+  args?: Record<string, unknown>;
+  /** Default: a fresh `call_faux_<n>`. */
+  id?: string;
+}
+
+/** Tool calls (a model may ask for several at once), after `text` when given. */
+export function toolReply(calls: ScriptedCall[], options: ReplyOptions & { text?: string } = {}): FauxReply {
+  const { text, ...rest } = options;
+  const content = calls.map((call) => fauxToolCall(call.name, call.args ?? {}, call.id));
+  return { content: text ? [fauxText(text), ...content] : content, ...rest };
+}
