@@ -5,11 +5,12 @@
 // what the model receives, and the warning or line for each bad reference or argument.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { wireMessages } from "@tern/ai/testing";
 import { MAX_ATTACHED_TEXT_BYTES } from "@tern/tools";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nodeServer } from "../../mcp/test/support/servers.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, wireMessages } from "./support/openai-script.js";
+import { textReply } from "./support/openai-script.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

@@ -6,14 +6,9 @@
 // No timing assertions: every wait is a DOM state with a ceiling.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  type LoopbackServer,
-  startLoopbackServer,
-  textReply,
-  toolReply,
-} from "../../cli/test/support/openai-script.js";
 import { tempDir } from "../../cli/test/support/tern.js";
 import { newPage, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
@@ -27,9 +22,9 @@ const ADDED = `${HOSTILE}.md`;
 const LIGHT = { add: "rgb(218, 251, 225)", del: "rgb(255, 235, 233)" };
 const DARK = { add: "rgb(18, 38, 30)", del: "rgb(37, 23, 28)" };
 
-let model: LoopbackServer;
+let model: ScriptServer;
 beforeEach(async () => {
-  model = await startLoopbackServer();
+  model = await serveScript();
 });
 afterEach(async () => {
   await model.close();
