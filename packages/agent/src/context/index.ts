@@ -28,3 +28,10 @@ export {
   summaryMessage,
   summaryText,
 } from "./summary-message.js";
+export {
+  CONTEXT_WINDOW_CHECK,
+  type ContextWindowCheckOptions,
+  contextWindowCheck,
+  PROMPT_TOO_LARGE,
+  promptTooLargeMessage,
+} from "./window-check.js";

@@ -14,7 +14,7 @@ import { analyze, PlanAborted } from "./analyzer.js";
 import { planEnv } from "./env.js";
 import { executeRound } from "./executor.js";
 import { makePlan } from "./planner.js";
-import { synthesize } from "./synthesis.js";
+import { assembleAnswer, synthesize } from "./synthesis.js";
 import { ToolCache } from "./tool-cache.js";
 import {
   PLAN_DEFAULTS,
@@ -83,11 +83,16 @@ async function plan(
       return userMessages.length > 0;
     };
 
+    const all = () => rounds.flatMap((r) => r.outcomes);
+    // An unreadable verdict is no reason to redo the work: when steps finished, answer from them.
+    const assembles = (analysis: PlanAnalysis) =>
+      analysis.unreadable === true && all().some((outcome) => outcome.status === "done");
     const finishes = (analysis: PlanAnalysis, at: number) =>
-      analysis.achieved || analysis.confidence >= replanBelow || at >= maxRounds;
+      assembles(analysis) || analysis.achieved || analysis.confidence >= replanBelow || at >= maxRounds;
     const answerWith = async (analysis: PlanAnalysis) => {
-      const all = rounds.flatMap((r) => r.outcomes);
-      const { answer, message } = await synthesize(env, plannerModel, goalWith(goal, rounds), all, analysis);
+      const { answer, message } = assembles(analysis)
+        ? { answer: await assembleAnswer(env, all()), message: undefined }
+        : await synthesize(env, plannerModel, goalWith(goal, rounds), all(), analysis);
       if (signal.aborted) return await end("aborted", "", "The plan was aborted.");
       const reply = answerMessage(message, answer, plannerModel, env.now());
       await env.emit({ type: "message_start", message: reply });
