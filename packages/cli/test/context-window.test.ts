@@ -1,6 +1,7 @@
 // The context-window check through the CLI (issue 29): a 3 MB prompt for a model whose window is
-// 32k is refused before any request, `tern run` exits 2 naming both numbers, and `tern chat` (on
-// a terminal) shows the error and goes on; a model with no known window is not checked.
+// 32k is refused before any request, `tern run` exits 2 naming both numbers (also as a plan), and
+// `tern chat` (on a terminal) shows the error and goes on; a model with no known window is not
+// checked.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +38,18 @@ describe("the context-window check", () => {
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr.toLowerCase()).toContain(REFUSAL.toLowerCase());
     expect(result.stdout).toBe("");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("tern run --strategy plan refuses it before the planner is asked", async () => {
+    const server = await startScriptedModel([textReply("never asked")]);
+    const result = await runTern(["run", "--tools", "none", "--strategy", "plan"], {
+      env: scriptedModelEnv(server, { TERN_HOME: homeWith({ contextWindow: 32_768 }) }),
+      cwd: tempDir(),
+      input: HUGE,
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.toLowerCase()).toContain(REFUSAL.toLowerCase());
     expect(server.requests).toHaveLength(0);
   });
 

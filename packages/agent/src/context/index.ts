@@ -31,7 +31,9 @@ export {
 export {
   CONTEXT_WINDOW_CHECK,
   type ContextWindowCheckOptions,
+  type ContextWindowCheckPolicy,
   contextWindowCheck,
+  isContextWindowCheck,
   PROMPT_TOO_LARGE,
   promptTooLargeMessage,
 } from "./window-check.js";

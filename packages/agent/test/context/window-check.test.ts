@@ -1,8 +1,10 @@
 // The context-window check in the loop: a prompt larger than the model's window is refused with
 // both numbers before anything is sent; one that fits, an unknown window, and later turns pass.
+// Plan mode asks the same check before its planner call.
 import { createFaux } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { contextGuard, contextWindowCheck, PROMPT_TOO_LARGE } from "../../src/context/index.js";
+import { runPlan } from "../../src/index.js";
 import { agentLoop } from "../../src/loop.js";
 import type { LoopPolicy } from "../../src/policy.js";
 import { recorder, user } from "./support.js";
@@ -53,5 +55,21 @@ describe("contextWindowCheck", () => {
       "about 100 tokens (estimated), the model's context window is 99 tokens",
     );
     expect(faux.requests).toHaveLength(0);
+  });
+
+  it("refuses a plan's goal before the planner is asked", async () => {
+    const faux = createFaux({ contextWindow: 32_768, replies: ["never asked"] });
+    const log = recorder();
+    const result = await runPlan(
+      [user(HUGE)],
+      { model: faux.model, policies: [contextWindowCheck()] },
+      log.emit,
+    );
+    expect(result).toMatchObject({ stopReason: "error", errorKind: PROMPT_TOO_LARGE });
+    expect(result.errorMessage).toContain(
+      "about 745000 tokens (estimated), the model's context window is 32768 tokens",
+    );
+    expect(faux.requests).toHaveLength(0);
+    expect(log.events.at(-1)).toMatchObject({ type: "agent_end", errorKind: PROMPT_TOO_LARGE });
   });
 });
