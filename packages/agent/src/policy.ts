@@ -90,6 +90,8 @@ export interface PolicyStop {
   /** The run's answer (otherwise the last assistant message's text). */
   answer?: string;
   errorMessage?: string;
+  /** A name for the failure a host can act on (`PROMPT_TOO_LARGE`). */
+  errorKind?: string;
 }
 
 export interface PolicyCallOptions extends Partial<Omit<StreamOptions, "signal">> {

@@ -39,6 +39,7 @@ interface Injection {
 interface RunEnd {
   stopReason: AgentStopReason;
   errorMessage?: string;
+  errorKind?: string;
 }
 
 interface TurnOutcome {
@@ -139,6 +140,7 @@ export class Run {
       stopReason: end.stopReason,
     };
     if (end.errorMessage !== undefined) result.errorMessage = end.errorMessage;
+    if (end.errorKind !== undefined) result.errorKind = end.errorKind;
     await this.send({ type: "agent_end", ...result });
     return result;
   }
@@ -152,8 +154,12 @@ export class Run {
         const stop = await this.policies.beforeTurn(this.handle);
         if (stop) {
           if (stop.answer !== undefined) this.answer = stop.answer;
-          const { stopReason, errorMessage } = stop;
-          return errorMessage === undefined ? { stopReason } : { stopReason, errorMessage };
+          const { stopReason, errorMessage, errorKind } = stop;
+          return {
+            stopReason,
+            ...(errorMessage !== undefined && { errorMessage }),
+            ...(errorKind !== undefined && { errorKind }),
+          };
         }
         const turn = await this.runTurn(pending);
         if (turn.end) return turn.end;

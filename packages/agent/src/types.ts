@@ -227,6 +227,8 @@ export interface AgentRunResult {
   elapsedMs: number;
   stopReason: AgentStopReason;
   errorMessage?: string;
+  /** Set by a policy that ended the run for a named reason (`PROMPT_TOO_LARGE`). */
+  errorKind?: string;
 }
 
 // ---------------------------------------------------------------- events

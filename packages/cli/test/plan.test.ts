@@ -115,6 +115,32 @@ describe("tern run --strategy plan", () => {
     expect(JSON.stringify(server.requests[3]!.body)).toContain("A is 7.");
   });
 
+  it("answers from the steps' results with a warning when the analysis cannot be read", async () => {
+    const server = await startScriptedModel([
+      toolReply([{ name: "make_plan", args: { steps: [{ id: "count", task: "Count to 3" }] } }]),
+      textReply("1 2 3"),
+      // The analyzer's reply at every level of the degradation chain (tool call, text, its retry) is unreadable.
+      textReply("I will not call the tool"),
+      textReply("not json"),
+      textReply("{still not"),
+    ]);
+    const result = await runTern(["run", "--tools", "none", "--strategy", "plan", "count to 3"], {
+      env: scriptedModelEnv(server),
+      cwd: tempDir(),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe(
+      "The analysis could not be read; this answer is assembled from the steps' results:\n\n[count] (done) Count to 3\n1 2 3\n",
+    );
+    expect(result.stderr).toContain(
+      "! the analysis could not be read; the answer is assembled from the steps' results",
+    );
+    expect(result.stderr).toMatch(/✔ done · 1 step/);
+    expect(result.stderr).not.toContain("✗ failed");
+    // The plan, the step and three analysis attempts: no replan, no synthesis.
+    expect(server.requests).toHaveLength(5);
+  });
+
   it("refuses an unknown strategy before anything starts", async () => {
     const result = await runTern(["run", "--strategy", "swarm", "hi"], {
       env: ternEnv({ TERN_HOME: tempDir() }),

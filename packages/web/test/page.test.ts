@@ -185,6 +185,10 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
       await openNew(page, base);
       await send(page, "talk a lot");
       await underWay(page);
+      // Mid-stream means the model has the request. On a cluster the Stop button shows once the
+      // node queued the run, before a worker sent anything: a Stop then ends the run with no
+      // request (as it should), and the reply scripted for it would answer "go on" instead.
+      await model.requestsReceived(1);
       await page.getByRole("button", { name: "Stop" }).click();
       await footers(page).filter({ hasText: "aborted" }).waitFor();
       await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });

@@ -28,3 +28,12 @@ export {
   summaryMessage,
   summaryText,
 } from "./summary-message.js";
+export {
+  CONTEXT_WINDOW_CHECK,
+  type ContextWindowCheckOptions,
+  type ContextWindowCheckPolicy,
+  contextWindowCheck,
+  isContextWindowCheck,
+  PROMPT_TOO_LARGE,
+  promptTooLargeMessage,
+} from "./window-check.js";

@@ -1,6 +1,6 @@
 // The analyzer: one structuredCall (purpose "analyze") judging whether a round's results meet the
 // goal. A reply that no degradation level could read counts as "not achieved, confidence 0",
-// never as a crash; confidence is clamped to 0..1 whatever the model says.
+// marked `unreadable`, never as a crash; confidence is clamped to 0..1 whatever the model says.
 
 import { type JsonSchema, type Model, StructuredOutputError } from "@tern/ai";
 import { userMessage } from "../messages.js";
@@ -57,6 +57,7 @@ export async function analyze(
       confidence: 0,
       reasoning: `The analysis could not be read: ${why}`,
       final_answer: null,
+      unreadable: true,
     };
   }
 }

@@ -3,9 +3,11 @@
 // during the round, then synthesise the answer (synthesis.ts). It speaks the loop's language:
 // agent_start ... agent_end with an AgentRunResult, the prompt and the answer as messages (the
 // conversation's transcript), plan_* events for the rest. Never rejects: failures and aborts end
-// the run with a stop reason, like the loop.
+// the run with a stop reason, like the loop. A goal larger than the planner's context window is
+// refused before the planner is asked, by the loop's own context-window check among the policies.
 
 import type { AssistantMessage, Model } from "@tern/ai";
+import { isContextWindowCheck } from "../context/window-check.js";
 import { assistantMessage, messageText } from "../messages.js";
 import { tracedRun } from "../telemetry/traced-run.js";
 import { describeThrown } from "../tool-result.js";
@@ -14,7 +16,7 @@ import { analyze, PlanAborted } from "./analyzer.js";
 import { planEnv } from "./env.js";
 import { executeRound } from "./executor.js";
 import { makePlan } from "./planner.js";
-import { synthesize } from "./synthesis.js";
+import { assembleAnswer, synthesize } from "./synthesis.js";
 import { ToolCache } from "./tool-cache.js";
 import {
   PLAN_DEFAULTS,
@@ -53,7 +55,7 @@ async function plan(
     await env.emit({ type: "message_end", message });
     messages.push(message);
   }
-  const end = async (stopReason: AgentStopReason, answer = "", errorMessage?: string) => {
+  const end = async (stopReason: AgentStopReason, answer = "", errorMessage?: string, errorKind?: string) => {
     const result: AgentRunResult = {
       messages,
       answer,
@@ -62,6 +64,7 @@ async function plan(
       elapsedMs: env.now() - startedAt,
       stopReason,
       ...(errorMessage !== undefined && { errorMessage }),
+      ...(errorKind !== undefined && { errorKind }),
     };
     await env.emit({ type: "agent_end", ...result });
     return result;
@@ -70,6 +73,10 @@ async function plan(
   try {
     const goal = config.resume?.goal ?? prompts.map(messageText).join("\n\n");
     const plannerModel = config.plannerModel ?? config.model;
+    // The loop's context-window check, for the planner's request: nothing is sent for a goal
+    // the planner's window cannot hold.
+    const refusal = config.policies?.find(isContextWindowCheck)?.refuse(goal, plannerModel);
+    if (refusal) return await end("error", "", refusal.errorMessage, refusal.errorKind);
     const maxRounds = config.maxRounds ?? PLAN_DEFAULTS.maxRounds;
     const replanBelow = config.replanBelow ?? PLAN_DEFAULTS.replanBelow;
     const rounds: PlanRound[] = [...(config.resume?.rounds ?? [])];
@@ -83,11 +90,16 @@ async function plan(
       return userMessages.length > 0;
     };
 
+    const all = () => rounds.flatMap((r) => r.outcomes);
+    // An unreadable verdict is no reason to redo the work: when steps finished, answer from them.
+    const assembles = (analysis: PlanAnalysis) =>
+      analysis.unreadable === true && all().some((outcome) => outcome.status === "done");
     const finishes = (analysis: PlanAnalysis, at: number) =>
-      analysis.achieved || analysis.confidence >= replanBelow || at >= maxRounds;
+      assembles(analysis) || analysis.achieved || analysis.confidence >= replanBelow || at >= maxRounds;
     const answerWith = async (analysis: PlanAnalysis) => {
-      const all = rounds.flatMap((r) => r.outcomes);
-      const { answer, message } = await synthesize(env, plannerModel, goalWith(goal, rounds), all, analysis);
+      const { answer, message } = assembles(analysis)
+        ? { answer: await assembleAnswer(env, all()), message: undefined }
+        : await synthesize(env, plannerModel, goalWith(goal, rounds), all(), analysis);
       if (signal.aborted) return await end("aborted", "", "The plan was aborted.");
       const reply = answerMessage(message, answer, plannerModel, env.now());
       await env.emit({ type: "message_start", message: reply });

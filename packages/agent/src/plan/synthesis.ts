@@ -1,7 +1,8 @@
 // The synthesis phase: the plan's answer, streamed as answer_start/delta/end from one model call
 // (purpose "synthesis") over the goal, the steps' results and the analysis. When the goal was not
 // achieved the answer says so and gives what the completed steps found. A failed call falls back
-// to the analyzer's final answer, else to the steps' results as they are.
+// to the analyzer's final answer, else to the steps' results as they are. When the analysis itself
+// was unreadable no synthesis is asked for: the answer is the steps' results, saying so.
 
 import type { AssistantMessage, Model } from "@tern/ai";
 import { assistantText, userMessage } from "../messages.js";
@@ -70,6 +71,20 @@ export async function synthesize(
     error: message.errorMessage ?? "the synthesis was empty",
   });
   return { answer: fallback, message: undefined };
+}
+
+/** What the user reads when the analysis could not be read but steps finished. */
+export const UNREADABLE_ANALYSIS_HEAD =
+  "The analysis could not be read; this answer is assembled from the steps' results:";
+
+/** The answer without a model: the finished steps' results under a line that says so. */
+export async function assembleAnswer(env: PlanEnv, outcomes: readonly StepOutcome[]): Promise<string> {
+  const done = outcomes.filter((outcome) => outcome.status === "done");
+  const answer = `${UNREADABLE_ANALYSIS_HEAD}\n\n${outcomesReport(done, Number.POSITIVE_INFINITY)}`;
+  await env.emit({ type: "answer_start" });
+  await env.emit({ type: "answer_delta", delta: answer });
+  await env.emit({ type: "answer_end", answer });
+  return answer;
 }
 
 function fallbackAnswer(outcomes: readonly StepOutcome[], analysis: PlanAnalysis | undefined): string {

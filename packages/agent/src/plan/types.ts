@@ -47,6 +47,8 @@ export interface PlanAnalysis {
   confidence: number;
   reasoning: string;
   final_answer: string | null;
+  /** True when no degradation level could read the analyzer's reply: the verdict above is a default. */
+  unreadable?: true;
 }
 
 /** One finished round: the steps planned, what they found, and the analyst's verdict. */

@@ -76,6 +76,33 @@ describe("plan mode with malformed structured replies", () => {
     expect(ofType(events, "model_call_start").filter((e) => e.purpose === "analyze")).toHaveLength(5);
   });
 
+  it("answers from the steps' results when the analysis is unreadable, instead of replanning or failing", async () => {
+    const actors = cast();
+    actors.planner.push(planReply(plan(["a", []], ["b", ["a"]])));
+    actors.step("a").push("A found 41");
+    actors.step("b").push("B added 1: 42");
+    actors.analyzer.push(...GARBAGE_AT_EVERY_LEVEL);
+    const { events, result } = run(actors);
+    const end = await result;
+    expect(end.stopReason).toBe("stop");
+    expect(end.errorMessage).toBeUndefined();
+    expect(end.answer).toMatch(
+      /^The analysis could not be read; this answer is assembled from the steps' results:/,
+    );
+    expect(end.answer).toContain("[a] (done) do a\nA found 41");
+    expect(end.answer).toContain("[b] (done) do b\nB added 1: 42");
+    expect(end.messages.at(-1)).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: end.answer }],
+    });
+    expect(ofType(events, "plan_analysis")).toMatchObject([{ round: 1, unreadable: true, achieved: false }]);
+    expect(ofType(events, "answer_end")).toEqual([{ type: "answer_end", answer: end.answer }]);
+    expect(ofType(events, "plan_replan")).toHaveLength(0);
+    const purposes = ofType(events, "model_call_start").map((e) => e.purpose);
+    expect(purposes.filter((p) => p === "plan")).toHaveLength(1);
+    expect(purposes).not.toContain("synthesis");
+  });
+
   it("clamps the analyzer's confidence to 0..1", async () => {
     const actors = cast();
     actors.planner.push(planReply(plan(["a", []])));

@@ -85,6 +85,10 @@ export class PlanTable {
             `◆ round ${event.round}: ${event.achieved ? "achieved" : "not achieved"} (confidence ${event.confidence.toFixed(2)})`,
           ) + style.dim(event.reasoning ? ` · ${said(event.reasoning, 120)}` : ""),
         );
+        if (event.unreadable)
+          this.line(
+            style.yellow("! the analysis could not be read; the answer is assembled from the steps' results"),
+          );
         break;
       case "plan_replan":
         this.line(

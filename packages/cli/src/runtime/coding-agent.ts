@@ -25,6 +25,7 @@ import {
   type AgentOptions,
   captureContentFromEnv,
   contextGuard,
+  contextWindowCheck,
   type HookRegistry,
   type ModelRole,
   REQUEST_TOOLS_TOOL,
@@ -226,8 +227,12 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
       streamOptions,
       // MCP tools join between turns: servers come up lazily, restart, or change their lists.
       ...(mcp ? { prepareNextTurn: mcpTurns(mcp, where.warn) } : {}),
-      // 7. Keeps every model call inside the model's context window (and makes /compact possible).
-      policies: [contextGuard()],
+      // 7. Refuses a prompt the model's window cannot hold (a catalogued or configured window only),
+      // then keeps every model call inside the window (and makes /compact possible).
+      policies: [
+        contextWindowCheck({ windowOf: (m) => where.registry?.get(m.provider, m.id)?.contextWindow }),
+        contextGuard(),
+      ],
       ...loopOptions(settings, where.react),
       strategy: settings.strategy,
       plan: { roles: planRoles(settings, where) },

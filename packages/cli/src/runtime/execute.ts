@@ -1,7 +1,7 @@
 // Runs the agent once for `run`, `sessions resume` and `demo`: renders progress (or JSON events),
 // handles Ctrl-C (the first aborts the run cleanly and the session is saved; a second quits at
 // once), closes the session and maps the outcome to an exit code.
-import type { AgentRunResult } from "@tern/agent";
+import { type AgentRunResult, PROMPT_TOO_LARGE } from "@tern/agent";
 import { describeSandbox, latestTodos } from "@tern/tools";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
@@ -148,6 +148,11 @@ function exitCode(
     );
   switch (result.stopReason) {
     case "error":
+      // The prompt cannot fit the model at all: a usage error, like a bad flag.
+      if (result.errorKind === PROMPT_TOO_LARGE) {
+        fail(explainFailure(result, runtime.model));
+        return 2;
+      }
       return fail(explainFailure(result, runtime.model));
     case "stopped_by_hook":
       return fail(`a hook stopped the run: ${result.errorMessage ?? "no reason given"}`);
