@@ -45,14 +45,7 @@ export async function callModel(
   const deltas = messageEvents && extras.deltas !== false;
   const callId = env.ids();
   const startedAt = env.now();
-  await env.emit({
-    type: "model_call_start",
-    callId,
-    purpose,
-    model: model.id,
-    provider: model.provider,
-    timestamp: startedAt,
-  });
+  await env.emit(modelCallStart(callId, purpose, model, startedAt));
   let partial: AssistantMessage | undefined;
   let final: AssistantMessage | undefined;
   // Retries happen inside the stream; each one becomes an event so displays can say why they wait.
@@ -94,20 +87,41 @@ export async function callModel(
     if (partial === undefined) await env.emit({ type: "message_start", message: final });
     await env.emit({ type: "message_end", message: final });
   }
-  const end: AgentEvent = {
+  await env.emit(modelCallEnd(callId, purpose, model, final, env.now() - startedAt));
+  return final;
+}
+
+/** `model_call_start` for a call to `model`; every model call the loop makes opens with one. */
+export function modelCallStart(
+  callId: string,
+  purpose: ModelCallPurpose,
+  model: Model,
+  timestamp: number,
+): Extract<AgentEvent, { type: "model_call_start" }> {
+  return { type: "model_call_start", callId, purpose, model: model.id, provider: model.provider, timestamp };
+}
+
+/** `model_call_end` for a finished call: its usage, duration, stop reason and, on failure, why. */
+export function modelCallEnd(
+  callId: string,
+  purpose: ModelCallPurpose,
+  model: Model,
+  message: AssistantMessage,
+  durationMs: number,
+): Extract<AgentEvent, { type: "model_call_end" }> {
+  const end: Extract<AgentEvent, { type: "model_call_end" }> = {
     type: "model_call_end",
     callId,
     purpose,
     model: model.id,
     provider: model.provider,
-    usage: final.usage,
-    durationMs: env.now() - startedAt,
-    stopReason: final.stopReason,
+    usage: message.usage,
+    durationMs,
+    stopReason: message.stopReason,
   };
-  if (final.errorMessage !== undefined) end.errorMessage = final.errorMessage;
-  if (final.errorKind !== undefined) end.errorKind = final.errorKind;
-  await env.emit(end);
-  return final;
+  if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
+  if (message.errorKind !== undefined) end.errorKind = message.errorKind;
+  return end;
 }
 
 /** An assistant message standing for a turn that failed before or during its model call. */
