@@ -38,7 +38,12 @@ describe("model_call_end", () => {
     );
     await expect(call).rejects.toThrow(/auth/);
     const loop = recorder();
-    await callModel(faux.model, { messages: [] }, {}, { ...loop, streamFn: stream });
+    await callModel({
+      model: faux.model,
+      context: { messages: [] },
+      streamOptions: {},
+      env: { ...loop, streamFn: stream },
+    });
     const ends = [...structured.events, ...loop.events].filter((e) => e.type === "model_call_end");
     expect(ends.length).toBeGreaterThanOrEqual(2);
     for (const end of ends)
