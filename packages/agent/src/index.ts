@@ -1,66 +1,61 @@
+// The public API of @tern/agent: what a host needs to run the loop, give it tools, hooks and
+// policies, and read its events. Everything else stays internal (tests reach it by relative path);
+// api/agent.api.md lists this surface and `npm run check` fails when the two differ.
 export { ABORTED_TOOL_TEXT } from "./aborted-tool.js";
-export {
-  Agent,
-  type AgentListener,
-  type AgentOptions,
-  type AgentState,
-  type PromptOptions,
-  type QueueMode,
-  type TurnUsage,
-} from "./agent.js";
-export * from "./context/index.js";
+export { Agent, type AgentListener, type AgentOptions, type PromptOptions } from "./agent.js";
+export { estimateContext } from "./context/budget.js";
+export { compactContext } from "./context/compact.js";
+export { CONTEXT_GUARD, contextGuard } from "./context/guard.js";
+export type { ContextGuardOptions } from "./context/options.js";
 export { defineTool } from "./define-tool.js";
-export { type ContextUpdateData, contextUpdateData } from "./event-data.js";
-export { AgentEventStream } from "./event-stream.js";
-export { type FrontMatter, parseFrontMatter } from "./front-matter.js";
+export { contextUpdateData } from "./event-data.js";
+export type { AgentEventStream } from "./event-stream.js";
+export { parseFrontMatter } from "./front-matter.js";
 export { globMatcher } from "./glob.js";
+export { HookRegistry } from "./hooks.js";
+export { agentLoop, agentLoopContinue, runAgentLoop } from "./loop.js";
+export { assistantText, messageText, userMessage } from "./messages.js";
+export { planCheckpoint } from "./plan/checkpoint.js";
 export {
-  DEFAULT_HOOK_TIMEOUT_MS,
-  type HookFailureReporter,
-  HookRegistry,
-  type HookRegistryOptions,
-  type PreToolUseDecision,
-  type PromptDecision,
-} from "./hooks.js";
-export {
-  agentLoop,
-  agentLoopContinue,
-  assertContinuable,
-  runAgentLoop,
-  runAgentLoopContinue,
-} from "./loop.js";
-export { assistantText, defaultConvertToLlm, isLlmMessage, messageText, userMessage } from "./messages.js";
-export { callModel, type ModelCallEnv, type ModelCallExtras } from "./model-call.js";
-export * from "./plan/index.js";
-export * from "./policies/index.js";
+  isRunStrategy,
+  MODEL_ROLES,
+  type ModelRole,
+  type PlanCheckpoint,
+  type PlanStep,
+  RUN_STRATEGIES,
+  type RunStrategy,
+  type StepStatus,
+} from "./plan/types.js";
+export { answerSynthesis } from "./policies/answer-synthesis.js";
+export { interrupts } from "./policies/interrupts.js";
+export { type ReactOptions, reactPolicies } from "./policies/react.js";
+export { catalog } from "./policies/tool-catalog.js";
+export { REQUEST_TOOLS_TOOL, TASK_COMPLETE_TOOL } from "./policies/tool-names.js";
+export { DEFAULT_MAX_SELECTED_TOOLS, toolSelection } from "./policies/tool-selection.js";
+export type { LoopPolicy } from "./policy.js";
+export { type AgentProfile, parseAgentProfile } from "./subagents/profile.js";
+export { TASK_TOOL_NAME, type TaskToolOptions, taskTool } from "./subagents/task-tool.js";
+export { captureContentFromEnv, type TelemetryOptions } from "./telemetry/options.js";
+export { validateArguments } from "./tool-schema.js";
 export type {
-  LoopPolicy,
-  PolicyCallOptions,
-  PolicyHooks,
-  PolicyInjection,
-  PolicyRun,
-  PolicyStop,
-  RunEndInfo,
-  ToolBatch,
-} from "./policy.js";
-export { type AgentProfile, type ProfileParse, parseAgentProfile } from "./subagents/profile.js";
-export {
-  DEFAULT_MAX_SUBAGENT_DEPTH,
-  DEFAULT_SUBAGENT_MAX_TURNS,
-  GENERAL_AGENT,
-  TASK_TOOL_NAME,
-  type TaskDetails,
-  type TaskToolOptions,
-  taskTool,
-} from "./subagents/task-tool.js";
-export * from "./telemetry/index.js";
-export {
-  type BatchEnv,
-  type BatchResult,
-  executeToolBatch,
-  TRUNCATED_CALL_TEXT,
-  unexecutedResults,
-} from "./tool-batch.js";
-export { NO_OUTPUT, normalizeToolResult } from "./tool-result.js";
-export { toolSpec, toolSpecs, validateArguments } from "./tool-schema.js";
-export * from "./types.js";
+  AgentContext,
+  AgentEvent,
+  AgentLoopConfig,
+  AgentMessage,
+  AgentRunResult,
+  AgentStopReason,
+  AgentTool,
+  AgentToolResult,
+  AnyAgentTool,
+  CustomAgentMessages,
+  Hook,
+  HookDefinition,
+  HookEventName,
+  HookFailure,
+  HookIO,
+  InjectKind,
+  ToolExecutionContext,
+  ToolOutcome,
+  TurnPatch,
+  TurnPreparation,
+} from "./types.js";

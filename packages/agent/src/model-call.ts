@@ -10,14 +10,6 @@ import {
 import { describeThrown } from "./tool-result.js";
 import type { AgentEvent, ModelCallPurpose } from "./types.js";
 
-/** Finer control of a call's events. */
-export interface ModelCallExtras {
-  /** Emit `message_update` events (default true when message events are on). */
-  deltas?: boolean;
-  /** Sees every stream event, whatever is emitted (answer synthesis forwards text deltas). */
-  onEvent?: (event: AssistantEvent) => unknown;
-}
-
 export interface ModelCallEnv {
   streamFn: StreamFunction;
   emit: (event: AgentEvent) => Promise<void>;
@@ -25,34 +17,33 @@ export interface ModelCallEnv {
   ids: () => string;
 }
 
+/** One model call: what to send, where its events go, and which of them to emit. */
+export interface ModelCallRequest {
+  model: Model;
+  context: Context;
+  streamOptions: StreamOptions;
+  env: ModelCallEnv;
+  /** What the call is for (default "turn"); auxiliary calls name theirs ("compaction", ...). */
+  purpose?: ModelCallPurpose;
+  /** Emit `message_start/update/end` for the reply (default true); auxiliary calls turn it off. */
+  messageEvents?: boolean;
+  /** Emit `message_update` events (default true when message events are on). */
+  deltas?: boolean;
+  /** Sees every stream event, whatever is emitted (answer synthesis forwards text deltas). */
+  onEvent?: (event: AssistantEvent) => unknown;
+}
+
 /**
  * One model call, visible as `model_call_start/end` around `message_start/update/end`.
  * Never throws: a provider that throws or breaks its stream yields an assistant message with
  * stopReason "error" that keeps whatever content arrived.
- *
- * Auxiliary calls (compaction, tool selection, ...) pass their purpose and usually
- * `messageEvents: false`, since their reply is not part of the transcript.
  */
-export async function callModel(
-  model: Model,
-  context: Context,
-  options: StreamOptions,
-  env: ModelCallEnv,
-  purpose: ModelCallPurpose = "turn",
-  messageEvents = true,
-  extras: ModelCallExtras = {},
-): Promise<AssistantMessage> {
-  const deltas = messageEvents && extras.deltas !== false;
+export async function callModel(request: ModelCallRequest): Promise<AssistantMessage> {
+  const { model, context, streamOptions: options, env, purpose = "turn", messageEvents = true } = request;
+  const deltas = messageEvents && request.deltas !== false;
   const callId = env.ids();
   const startedAt = env.now();
-  await env.emit({
-    type: "model_call_start",
-    callId,
-    purpose,
-    model: model.id,
-    provider: model.provider,
-    timestamp: startedAt,
-  });
+  await env.emit(modelCallStart(callId, purpose, model, startedAt));
   let partial: AssistantMessage | undefined;
   let final: AssistantMessage | undefined;
   // Retries happen inside the stream; each one becomes an event so displays can say why they wait.
@@ -73,7 +64,7 @@ export async function callModel(
   try {
     const events = env.streamFn(model, context, withRetryEvents);
     for await (const event of events) {
-      if (extras.onEvent) await extras.onEvent(event);
+      if (request.onEvent) await request.onEvent(event);
       if (event.type === "done") final = event.message;
       else if (event.type === "error") final = event.error;
       else {
@@ -94,20 +85,41 @@ export async function callModel(
     if (partial === undefined) await env.emit({ type: "message_start", message: final });
     await env.emit({ type: "message_end", message: final });
   }
-  const end: AgentEvent = {
+  await env.emit(modelCallEnd(callId, purpose, model, final, env.now() - startedAt));
+  return final;
+}
+
+/** `model_call_start` for a call to `model`; every model call the loop makes opens with one. */
+export function modelCallStart(
+  callId: string,
+  purpose: ModelCallPurpose,
+  model: Model,
+  timestamp: number,
+): Extract<AgentEvent, { type: "model_call_start" }> {
+  return { type: "model_call_start", callId, purpose, model: model.id, provider: model.provider, timestamp };
+}
+
+/** `model_call_end` for a finished call: its usage, duration, stop reason and, on failure, why. */
+export function modelCallEnd(
+  callId: string,
+  purpose: ModelCallPurpose,
+  model: Model,
+  message: AssistantMessage,
+  durationMs: number,
+): Extract<AgentEvent, { type: "model_call_end" }> {
+  const end: Extract<AgentEvent, { type: "model_call_end" }> = {
     type: "model_call_end",
     callId,
     purpose,
     model: model.id,
     provider: model.provider,
-    usage: final.usage,
-    durationMs: env.now() - startedAt,
-    stopReason: final.stopReason,
+    usage: message.usage,
+    durationMs,
+    stopReason: message.stopReason,
   };
-  if (final.errorMessage !== undefined) end.errorMessage = final.errorMessage;
-  if (final.errorKind !== undefined) end.errorKind = final.errorKind;
-  await env.emit(end);
-  return final;
+  if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
+  if (message.errorKind !== undefined) end.errorKind = message.errorKind;
+  return end;
 }
 
 /** An assistant message standing for a turn that failed before or during its model call. */

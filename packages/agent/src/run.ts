@@ -280,7 +280,11 @@ export class Run {
       return { message, tools: offered };
     }
     const { model, streamOptions, modelEnv } = this;
-    const message = await callModel(model, context, streamOptions, modelEnv, "turn", true, {
+    const message = await callModel({
+      model,
+      context,
+      streamOptions,
+      env: modelEnv,
       deltas: this.streamDeltas,
     });
     return { message, tools: offered };
@@ -404,8 +408,8 @@ export class Run {
       callModel: (context, purpose, options = {}) => {
         const { model, onEvent, ...rest } = options;
         const streamOptions: StreamOptions = { ...this.streamOptions, ...rest, signal: this.signal };
-        const extras = onEvent ? { onEvent } : {};
-        return callModel(model ?? this.model, context, streamOptions, this.auxEnv, purpose, false, extras);
+        const call = { model: model ?? this.model, context, streamOptions, env: this.auxEnv, purpose };
+        return callModel({ ...call, messageEvents: false, ...(onEvent ? { onEvent } : {}) });
       },
     };
   }

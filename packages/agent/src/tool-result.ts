@@ -2,7 +2,7 @@ import type { ToolResultMessage, UserContent } from "@tern/ai";
 import { artifactNote, readArtifact } from "./policies/artifacts.js";
 import type { AgentToolResult, Artifact, ToolOutcome } from "./types.js";
 
-export const NO_OUTPUT = "(no output)";
+const NO_OUTPUT = "(no output)";
 
 /**
  * Brings whatever a tool (or hook) returned into one shape. Empty output becomes an explicit

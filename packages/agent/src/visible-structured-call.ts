@@ -5,7 +5,6 @@
 // before the value is returned, so they stay in order.
 
 import {
-  type AssistantMessage,
   type Context,
   type JsonSchema,
   type Model,
@@ -14,6 +13,7 @@ import {
   type StructuredResult,
   structuredCall,
 } from "@tern/ai";
+import { modelCallEnd, modelCallStart } from "./model-call.js";
 import type { AgentEvent } from "./types.js";
 
 /** What the call needs from its run: where events go, the clock, ids and the model seam. */
@@ -46,39 +46,12 @@ export async function visibleStructuredCall<T>(
       streamFn: env.streamFn,
       onCallStart: () => {
         callId = env.ids();
-        send({
-          type: "model_call_start",
-          callId,
-          purpose: spec.purpose,
-          model: model.id,
-          provider: model.provider,
-          timestamp: env.now(),
-        });
+        send(modelCallStart(callId, spec.purpose, model, env.now()));
       },
-      onCall: ({ message, durationMs }) => send(callEnd(callId, spec.purpose, message, durationMs)),
+      onCall: ({ message, durationMs }) =>
+        send(modelCallEnd(callId, spec.purpose, model, message, durationMs)),
     });
   } finally {
     await chain;
   }
-}
-
-/** The `model_call_end` fields of a finished call. */
-export function callEnd(
-  callId: string,
-  purpose: string,
-  message: AssistantMessage,
-  durationMs: number,
-): Extract<AgentEvent, { type: "model_call_end" }> {
-  const end: Extract<AgentEvent, { type: "model_call_end" }> = {
-    type: "model_call_end",
-    callId,
-    purpose,
-    model: message.model,
-    provider: message.provider,
-    usage: message.usage,
-    durationMs,
-    stopReason: message.stopReason,
-  };
-  if (message.errorMessage !== undefined) end.errorMessage = message.errorMessage;
-  return end;
 }

@@ -9,13 +9,8 @@ import {
 } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AgentEvent,
-  type AgentTool,
-  agentLoop,
-  HookRegistry,
-  TRUNCATED_CALL_TEXT,
-} from "../src/index.js";
+import { type AgentEvent, type AgentTool, agentLoop, HookRegistry } from "../src/index.js";
+import { TRUNCATED_CALL_TEXT } from "../src/tool-batch.js";
 import {
   collect,
   echoTool,

@@ -298,14 +298,18 @@ export function compact(
     ids: options.ids ?? (() => crypto.randomUUID()),
   };
   const summarise: Summariser = (context, summaryModel, callOptions) =>
-    callModel(
-      summaryModel,
+    callModel({
+      model: summaryModel,
       context,
-      { ...options.streamOptions, ...callOptions, ...(options.signal ? { signal: options.signal } : {}) },
+      streamOptions: {
+        ...options.streamOptions,
+        ...callOptions,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
       env,
-      "compaction",
-      false,
-    );
+      purpose: "compaction",
+      messageEvents: false,
+    });
   return compactContext({
     messages,
     model,

@@ -19,7 +19,7 @@ export function isContextGuard(policy: LoopPolicy): policy is ContextGuardPolicy
 }
 
 /** Compacts `run`'s context now and installs the result. */
-export async function compactRun(
+async function compactRun(
   run: PolicyRun,
   reason: CompactionReason,
   options: ContextGuardOptions,

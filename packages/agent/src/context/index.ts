@@ -14,11 +14,10 @@ export {
 export {
   CONTEXT_GUARD,
   type ContextGuardPolicy,
-  compactRun,
   contextGuard,
   isContextGuard,
 } from "./guard.js";
-export { isStub, type MicroResult, microCompact, STUB_PREFIX } from "./micro.js";
+export { type MicroResult, microCompact } from "./micro.js";
 export { type BudgetOptions, CONTEXT_DEFAULTS, type ContextGuardOptions } from "./options.js";
 export { SUMMARY_PROMPTS, summaryPrompt } from "./prompts.js";
 export {

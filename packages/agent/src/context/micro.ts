@@ -6,7 +6,7 @@ import type { ToolResultMessage } from "@tern/ai";
 import type { AgentMessage } from "../types.js";
 import { isPinned } from "./units.js";
 
-export const STUB_PREFIX = "[compacted] The output of tool ";
+const STUB_PREFIX = "[compacted] The output of tool ";
 
 export interface MicroResult {
   /** The input array itself when nothing changed. */
@@ -19,7 +19,7 @@ function isToolResult(message: AgentMessage): message is ToolResultMessage {
   return (message as { role?: unknown }).role === "toolResult";
 }
 
-export function isStub(message: ToolResultMessage): boolean {
+function isStub(message: ToolResultMessage): boolean {
   const first = message.content[0];
   return message.content.length === 1 && first?.type === "text" && first.text.startsWith(STUB_PREFIX);
 }

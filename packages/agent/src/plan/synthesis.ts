@@ -40,21 +40,19 @@ export async function synthesize(
     .join("\n\n");
   await env.emit({ type: "answer_start" });
   let streamed = false;
-  const message = await callModel(
+  const message = await callModel({
     model,
-    { systemPrompt: SYSTEM, messages: [userMessage(prompt, env.now())] },
-    { ...env.streamOptions, signal: env.signal },
-    { streamFn: env.streamFn, emit: env.emit, now: env.now, ids: env.ids },
-    "synthesis",
-    false,
-    {
-      onEvent: async (event) => {
-        if (event.type !== "text_delta") return;
-        streamed = true;
-        await env.emit({ type: "answer_delta", delta: event.delta });
-      },
+    context: { systemPrompt: SYSTEM, messages: [userMessage(prompt, env.now())] },
+    streamOptions: { ...env.streamOptions, signal: env.signal },
+    env: { streamFn: env.streamFn, emit: env.emit, now: env.now, ids: env.ids },
+    purpose: "synthesis",
+    messageEvents: false,
+    onEvent: async (event) => {
+      if (event.type !== "text_delta") return;
+      streamed = true;
+      await env.emit({ type: "answer_delta", delta: event.delta });
     },
-  );
+  });
   const text = assistantText(message);
   if (message.stopReason !== "error" && message.stopReason !== "aborted" && text) {
     await env.emit({ type: "answer_end", answer: text });

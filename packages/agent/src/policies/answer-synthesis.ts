@@ -107,7 +107,7 @@ async function synthesize(
 }
 
 /** The question and each tool call with its (cut) result. */
-export function traceText(
+function traceText(
   question: string,
   steps: { call: ToolCall; result: ToolResultMessage | undefined }[],
   maxChars: number,

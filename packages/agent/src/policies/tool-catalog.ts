@@ -5,7 +5,7 @@ import type { AnyAgentTool } from "../types.js";
 
 export const DEFAULT_CATALOG_LINE_CHARS = 80;
 
-export function catalogLine(tool: AnyAgentTool, maxChars = DEFAULT_CATALOG_LINE_CHARS): string {
+function catalogLine(tool: AnyAgentTool, maxChars = DEFAULT_CATALOG_LINE_CHARS): string {
   const firstLine = tool.description.trim().split("\n")[0] ?? "";
   const line = `${tool.name}: ${firstLine}`;
   return line.length <= maxChars ? line : `${line.slice(0, maxChars - 1).trimEnd()}…`;

@@ -1,7 +1,9 @@
 // Malformed planner, analyzer and router replies at every level of structuredCall's degradation
 // chain (forced tool call -> JSON mode -> text): each ends as a clear error or a safe default.
 import { describe, expect, it } from "vitest";
-import { type AgentEvent, runPlan, runWithStrategy, userMessage } from "../../src/index.js";
+import { type AgentEvent, userMessage } from "../../src/index.js";
+import { runPlan } from "../../src/plan/run-plan.js";
+import { runWithStrategy } from "../../src/plan/strategy.js";
 import { deterministic } from "../helpers.js";
 import { analysisReply, cast, ofType, plan, planReply } from "./support.js";
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  type AgentEvent,
-  type PlanRunConfig,
-  planCheckpoint,
-  runPlan,
-  taskTool,
-  userMessage,
-} from "../../src/index.js";
+import { type AgentEvent, planCheckpoint, taskTool, userMessage } from "../../src/index.js";
+import { runPlan } from "../../src/plan/run-plan.js";
+import type { PlanRunConfig } from "../../src/plan/types.js";
 import { deterministic } from "../helpers.js";
 import {
   analysisReply,

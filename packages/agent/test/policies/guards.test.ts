@@ -2,13 +2,10 @@
 import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AgentTool,
-  completionCheck,
-  cycleDetection,
-  reactPolicies,
-  selfReflection,
-} from "../../src/index.js";
+import { type AgentTool, reactPolicies } from "../../src/index.js";
+import { completionCheck } from "../../src/policies/completion-check.js";
+import { cycleDetection } from "../../src/policies/cycle-detection.js";
+import { selfReflection } from "../../src/policies/reflection.js";
 import { echoTool } from "../helpers.js";
 import { afterLastReply, allText, countOf, fauxFor, injects, MODES, replies, run } from "./support.js";
 

@@ -2,7 +2,8 @@
 // broken policy does not break the run.
 import { createFaux, fauxToolCall, type StreamFunction } from "@tern/ai";
 import { describe, expect, it } from "vitest";
-import { agentLoop, iterationLimit, type LoopPolicy, userMessage } from "../../src/index.js";
+import { agentLoop, type LoopPolicy, userMessage } from "../../src/index.js";
+import { iterationLimit } from "../../src/policies/iteration-limit.js";
 import { collect, echoTool, outline, textOf, user } from "../helpers.js";
 import { injects, ofType } from "./support.js";
 

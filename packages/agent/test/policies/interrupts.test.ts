@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentMessage, completionCheck, INTERRUPT_TAG, interrupts } from "../../src/index.js";
+import { Agent, type AgentMessage } from "../../src/index.js";
+import { completionCheck } from "../../src/policies/completion-check.js";
+import { INTERRUPT_TAG, interrupts } from "../../src/policies/interrupts.js";
 import { echoTool, sleep, textOf, user } from "../helpers.js";
 import { afterLastReply, fauxFor, injects, MODES, replies, run } from "./support.js";
 

@@ -1,7 +1,9 @@
 import { createFaux, fauxText, fauxThinking, type Message } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentTool, iterationLimit, REFORMAT_REQUEST, toolModePolicy } from "../../src/index.js";
+import type { AgentTool } from "../../src/index.js";
+import { iterationLimit } from "../../src/policies/iteration-limit.js";
+import { REFORMAT_REQUEST, toolModePolicy } from "../../src/policies/json-mode.js";
 import { echoTool, expectValidTranscript, textOf } from "../helpers.js";
 import { fauxFor, injects, ofType, run } from "./support.js";
 

@@ -18,8 +18,8 @@ import {
   agentLoop,
   type InjectKind,
   type LoopPolicy,
-  toolModePolicy,
 } from "../../src/index.js";
+import { toolModePolicy } from "../../src/policies/json-mode.js";
 import { deterministic, textOf, user } from "../helpers.js";
 
 export type Mode = "native" | "json";

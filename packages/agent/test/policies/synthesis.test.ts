@@ -1,13 +1,9 @@
 import type { ToolResultMessage } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AgentTool,
-  answerSynthesis,
-  iterationLimit,
-  SYNTHESIS_SYSTEM_PROMPT,
-  TRUNCATION_MARK,
-} from "../../src/index.js";
+import { type AgentTool, answerSynthesis } from "../../src/index.js";
+import { SYNTHESIS_SYSTEM_PROMPT, TRUNCATION_MARK } from "../../src/policies/answer-synthesis.js";
+import { iterationLimit } from "../../src/policies/iteration-limit.js";
 import { textOf } from "../helpers.js";
 import { fauxFor, MODES, ofType, replies, run } from "./support.js";
 

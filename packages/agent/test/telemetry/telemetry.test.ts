@@ -10,11 +10,10 @@ import {
   agentLoop,
   captureContentFromEnv,
   contextGuard,
-  GEN_AI,
   HookRegistry,
   runAgentLoop,
-  TERN,
 } from "../../src/index.js";
+import { GEN_AI, TERN } from "../../src/telemetry/semconv.js";
 import { turns, user } from "../context/support.js";
 import { echoTool, sleep } from "../helpers.js";
 import { analysisReply, call, cast, plan, planReply } from "../plan/support.js";
