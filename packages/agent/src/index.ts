@@ -7,6 +7,13 @@ export { estimateContext } from "./context/budget.js";
 export { compactContext } from "./context/compact.js";
 export { CONTEXT_GUARD, contextGuard } from "./context/guard.js";
 export type { ContextGuardOptions } from "./context/options.js";
+export {
+  CONTEXT_WINDOW_CHECK,
+  type ContextWindowCheckOptions,
+  type ContextWindowCheckPolicy,
+  contextWindowCheck,
+  PROMPT_TOO_LARGE,
+} from "./context/window-check.js";
 export { defineTool } from "./define-tool.js";
 export { contextUpdateData } from "./event-data.js";
 export type { AgentEventStream } from "./event-stream.js";

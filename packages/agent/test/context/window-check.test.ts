@@ -4,8 +4,8 @@
 import { createFaux } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { contextGuard, contextWindowCheck, PROMPT_TOO_LARGE } from "../../src/context/index.js";
-import { runPlan } from "../../src/index.js";
 import { agentLoop } from "../../src/loop.js";
+import { runPlan } from "../../src/plan/run-plan.js";
 import type { LoopPolicy } from "../../src/policy.js";
 import { recorder, user } from "./support.js";
 
