@@ -89,6 +89,43 @@ export function timedTool(name: string, tracker: { active: number; max: number; 
   return tool;
 }
 
+/**
+ * A tool whose calls wait until the test releases them by tag: the order calls end in is the
+ * test's, never the timers' (a loaded machine fires timers late and out of step).
+ */
+export function gatedTool(name: string, tracker: { active: number; max: number; order: string[] }) {
+  const gates = new Map<string, () => void>();
+  const started: (() => void)[] = [];
+  const tool: AgentTool<{ tag: string }> = {
+    name,
+    description: "Waits until released",
+    parameters: z.object({ tag: z.string() }),
+    execute: async ({ tag }) => {
+      tracker.active++;
+      tracker.max = Math.max(tracker.max, tracker.active);
+      await new Promise<void>((resolve) => {
+        gates.set(tag, resolve);
+        for (const wake of started.splice(0)) wake();
+      });
+      tracker.active--;
+      tracker.order.push(tag);
+      return `done ${tag}`;
+    },
+  };
+  return {
+    tool,
+    /** Resolves once `count` calls wait at their gates. */
+    async waiting(count: number): Promise<void> {
+      while (gates.size < count) await new Promise<void>((wake) => started.push(wake));
+    },
+    /** Ends the call tagged `tag`, then lets its end be told before the next release. */
+    async release(tag: string): Promise<void> {
+      gates.get(tag)?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
 export function tracker() {
   return { active: 0, max: 0, order: [] as string[] };
 }

@@ -15,6 +15,7 @@ import {
   collect,
   echoTool,
   expectValidTranscript,
+  gatedTool,
   outline,
   results,
   textOf,
@@ -30,24 +31,24 @@ function endOrder(events: AgentEvent[]): string[] {
 describe("tool execution", () => {
   it("runs calls in parallel, ends them in completion order and appends results in call order", async () => {
     const t = tracker();
+    const wait = gatedTool("wait", t);
     const faux = createFaux({
       replies: [
         {
           content: [
-            fauxToolCall("wait", { ms: 40, tag: "slow" }, "a"),
-            fauxToolCall("wait", { ms: 5, tag: "fast" }, "b"),
-            fauxToolCall("wait", { ms: 20, tag: "mid" }, "c"),
+            fauxToolCall("wait", { tag: "slow" }, "a"),
+            fauxToolCall("wait", { tag: "fast" }, "b"),
+            fauxToolCall("wait", { tag: "mid" }, "c"),
           ],
         },
         "all done",
       ],
     });
-    const stream = agentLoop(
-      [user("go")],
-      { messages: [], tools: [timedTool("wait", t)] },
-      { model: faux.model },
-    );
-    const events = await collect(stream);
+    const stream = agentLoop([user("go")], { messages: [], tools: [wait.tool] }, { model: faux.model });
+    const collected = collect(stream);
+    await wait.waiting(3);
+    for (const tag of ["fast", "mid", "slow"]) await wait.release(tag);
+    const events = await collected;
     expect(t.max).toBe(3);
     expect(endOrder(events)).toEqual(["b", "c", "a"]);
     const outcome = await stream.result();

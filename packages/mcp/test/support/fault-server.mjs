@@ -64,8 +64,10 @@ if (mode === "hang") {
           params: { progressToken: token, progress: 1, total: 2, message: "started" },
         });
       }
+      // The cancellation may arrive while the progress is still being sent.
       await new Promise((resolve) => {
-        extra.signal.addEventListener("abort", resolve, { once: true });
+        if (extra.signal.aborted) resolve();
+        else extra.signal.addEventListener("abort", resolve, { once: true });
       });
       if (process.env.MARKER_FILE) appendFileSync(process.env.MARKER_FILE, "cancelled\n");
       return { content: [{ type: "text", text: "cancelled" }] };
