@@ -18,7 +18,9 @@ import { median } from "./workloads/table.js";
 const ROUNDS = 3;
 const PROMPT = "Summarise the keepers' log, please.";
 /** Ceiling for a page state to appear (a hang, not a speed limit). */
-const WAIT_MS = 60_000;
+const WAIT_MS = 30_000;
+/** Ceiling for one page's whole round: a hang is a failure in the table, not a stuck bench. */
+const ROUND_MS = 100_000;
 const IMAGES = fileURLToPath(new URL("../../docs/images/", import.meta.url));
 
 interface RoundResult {
@@ -47,6 +49,15 @@ const painted = (word: string) => `new Promise((resolve) => {
   tick();
 })`;
 
+/** `promise`, or a rejection after WAIT_MS: an in-page wait has no ceiling of its own. */
+const within = <T>(promise: Promise<T>, what: string, ceiling = WAIT_MS): Promise<T> =>
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what}: not within ${ceiling} ms`)), ceiling).unref(),
+    ),
+  ]);
+
 const now = (page: Page) => page.evaluate("performance.now()") as Promise<number>;
 
 async function measureRound(
@@ -60,12 +71,15 @@ async function measureRound(
   try {
     const page = await browser.context.newPage();
     const bytes = { script: 0, stylesheet: 0 };
+    const sized: Promise<void>[] = [];
     page.on("requestfinished", (request) => {
       const type = request.resourceType();
       if (type === "script" || type === "stylesheet")
-        void request.sizes().then((sizes) => {
-          bytes[type] += sizes.responseBodySize + sizes.responseHeadersSize;
-        });
+        sized.push(
+          request.sizes().then((sizes) => {
+            bytes[type] += sizes.responseBodySize + sizes.responseHeadersSize;
+          }),
+        );
     });
     const box = await peer.open(page, base);
     await box.waitFor({ state: "visible" });
@@ -78,10 +92,12 @@ async function measureRound(
       const lastShown = page.evaluate(painted(LAST_WORD)) as Promise<number>;
       const sent = await now(page);
       await page.keyboard.press("Enter");
-      result.firstTokenMs = (await firstShown) - sent;
-      result.answerMs = (await lastShown) - sent;
+      result.firstTokenMs = (await within(firstShown, "first token")) - sent;
+      result.answerMs = (await within(lastShown, "answer")) - sent;
     }
-    await page.waitForLoadState("networkidle");
+    // Not "networkidle": OpenCode's and tern's pages keep an event stream open.
+    await page.waitForLoadState("load");
+    await Promise.all(sized);
     result.jsBytes = bytes.script;
     result.cssBytes = bytes.stylesheet;
     if (first) await firstRoundChecks(peer, page, checks);
@@ -111,8 +127,7 @@ async function firstRoundChecks(peer: WebPeer, page: Page, checks: Checks): Prom
   if (peer.cannotSend) return;
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.reload();
-  checks.reloadKeeps = await page
-    .evaluate(painted(LAST_WORD))
+  checks.reloadKeeps = await within(page.evaluate(painted(LAST_WORD)), "reload")
     .then(() => true)
     .catch(() => false);
 }
@@ -140,7 +155,8 @@ export async function webCompareBench() {
         const server = running.get(peer.id)!;
         if (server instanceof Error) continue;
         try {
-          results.get(peer.id)!.push(await measureRound(peer, server.url, r === 0, checks.get(peer.id)!));
+          const measured = measureRound(peer, server.url, r === 0, checks.get(peer.id)!);
+          results.get(peer.id)!.push(await within(measured, "round", ROUND_MS));
         } catch (error) {
           running.set(peer.id, error as Error);
           await server.close();

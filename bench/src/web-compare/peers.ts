@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Locator, Page } from "playwright-core";
 import { ensureInstalled } from "../clis/install.js";
+import { homeEnv as cliHomeEnv } from "../clis/peers.js";
 import { MODEL } from "./model-server.js";
 import { buildPiSite } from "./pi-site.js";
 import { serveStatic } from "./static-server.js";
@@ -86,15 +87,8 @@ const withDrop = (running: Running, drop: () => void): Running => ({
   },
 });
 
-const homeEnv = (home: string): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: home,
-  XDG_CONFIG_HOME: join(home, ".config"),
-  XDG_DATA_HOME: join(home, ".local/share"),
-  XDG_CACHE_HOME: join(home, ".cache"),
-  XDG_STATE_HOME: join(home, ".local/state"),
-  NO_COLOR: "1",
-});
+/** A peer's own HOME (clis/peers.ts), and this process's PATH so it can find git and node. */
+const homeEnv = (home: string): NodeJS.ProcessEnv => ({ ...cliHomeEnv(home), PATH: process.env.PATH });
 
 const tern: WebPeer = {
   id: "tern",
