@@ -12,6 +12,7 @@ import { sessionListBench } from "./session-list.js";
 import { startupBench } from "./startup.js";
 import { storePgBench } from "./store-pg.js";
 import { telemetryBench } from "./telemetry.js";
+import { webCompareBench } from "./web-compare.js";
 import { webPaintBench } from "./web-paint.js";
 import { concurrencyBench } from "./workloads/concurrency.js";
 import { latencyBench } from "./workloads/latency.js";
@@ -42,6 +43,10 @@ export const BENCHES: Record<string, { title: string; run: () => Promise<Rows> }
   context: { title: "context guard: estimates and compaction overhead", run: contextBench },
   server: { title: "server: memory per session, SSE frames/s", run: serverBench },
   "web-paint": { title: "web page: first paint of a 500-turn session (chromium)", run: webPaintBench },
+  "web-compare": {
+    title: "web pages: tern vs OpenCode's web UI and pi's web-ui (chromium, one streamed answer)",
+    run: webCompareBench,
+  },
   cluster: {
     title: "cluster: runs/s with 1, 2, 4 workers (200 ms per model turn); takeover after a kill",
     run: clusterBench,

@@ -15,18 +15,20 @@ export type Installed = { ok: true; bin: string } | { ok: false; reason: string 
 export async function ensureInstalled(
   id: string,
   npm: { name: string; version: string; bin: string },
+  /** npm `overrides` for the peer's folder: a dependency the registry cannot serve as published. */
+  overrides?: Record<string, string>,
 ): Promise<Installed> {
   const prefix = join(PEERS_DIR, id);
   const manifest = join(prefix, "node_modules", npm.name, "package.json");
-  const bin = join(prefix, "node_modules", ".bin", npm.bin);
+  const bin = npm.bin ? join(prefix, "node_modules", ".bin", npm.bin) : prefix;
   const installedVersion = () =>
     existsSync(manifest)
       ? (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version
       : undefined;
   if (installedVersion() !== npm.version || !existsSync(bin)) {
     mkdirSync(prefix, { recursive: true });
-    if (!existsSync(join(prefix, "package.json")))
-      writeFileSync(join(prefix, "package.json"), '{"private":true}\n');
+    if (!existsSync(join(prefix, "package.json")) || overrides)
+      writeFileSync(join(prefix, "package.json"), `${JSON.stringify({ private: true, overrides })}\n`);
     try {
       await promisify(execFile)(
         "npm",

@@ -28,7 +28,7 @@ export interface CliSpec {
 
 const TERN_JS = fileURLToPath(new URL("../../../packages/cli/dist/tern.js", import.meta.url));
 
-const homeEnv = (home: string) => ({
+export const homeEnv = (home: string) => ({
   HOME: home,
   XDG_CONFIG_HOME: join(home, ".config"),
   XDG_DATA_HOME: join(home, ".local/share"),
