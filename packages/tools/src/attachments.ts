@@ -69,10 +69,27 @@ export async function readAttachment(abs: string, shown: string): Promise<Attach
 
 /** How a text attachment appears in the prompt. */
 export function attachmentBlock(attachment: Extract<Attachment, { kind: "text" }>): string {
-  const note = attachment.truncated
-    ? `\n[cut: the file has ${attachment.bytes} bytes; only the first ${MAX_ATTACHED_TEXT_BYTES} are attached]`
+  const cut = attachment.truncated ? { what: "file", bytes: attachment.bytes } : undefined;
+  return attachedTextBlock("file", { path: attachment.path }, attachment.text, cut);
+}
+
+/**
+ * An attached text as the prompt shows it: `<tag name="value">`, the text, the closing tag, and,
+ * when only the first MAX_ATTACHED_TEXT_BYTES were kept, a note saying how much there was.
+ */
+export function attachedTextBlock(
+  tag: string,
+  attributes: Record<string, string>,
+  text: string,
+  cut?: { what: string; bytes: number },
+): string {
+  const named = Object.entries(attributes)
+    .map(([name, value]) => ` ${name}=${JSON.stringify(value)}`)
+    .join("");
+  const note = cut
+    ? `\n[cut: the ${cut.what} has ${cut.bytes} bytes; only the first ${MAX_ATTACHED_TEXT_BYTES} are attached]`
     : "";
-  return `<file path=${JSON.stringify(attachment.path)}>\n${attachment.text}${attachment.text.endsWith("\n") ? "" : "\n"}</file>${note}`;
+  return `<${tag}${named}>\n${text}${text.endsWith("\n") ? "" : "\n"}</${tag}>${note}`;
 }
 
 /** The prompt text with text attachments appended, and the image parts; or why the model cannot take them. */

@@ -1,6 +1,7 @@
 export {
   type Attachment,
   type AttachmentResult,
+  attachedTextBlock,
   attachmentBlock,
   MAX_ATTACHED_IMAGE_BYTES,
   MAX_ATTACHED_TEXT_BYTES,

@@ -6,7 +6,7 @@
 
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { contentAsText, type McpManager } from "@tern/mcp";
-import { MAX_ATTACHED_TEXT_BYTES } from "@tern/tools";
+import { attachedTextBlock, MAX_ATTACHED_TEXT_BYTES } from "@tern/tools";
 import { errorText } from "../cli/errors.js";
 
 /** What reading a resource needs of the MCP manager. */
@@ -58,14 +58,13 @@ function contentsBlock(server: string, contents: ResourceContents): string {
   // Blobs are described as tool results describe them.
   if (!("text" in contents) || typeof contents.text !== "string")
     return contentAsText({ type: "resource", resource: contents });
-  const bytes = Buffer.byteLength(contents.text);
-  const cut = bytes > MAX_ATTACHED_TEXT_BYTES;
-  const text = cut
-    ? Buffer.from(contents.text).subarray(0, MAX_ATTACHED_TEXT_BYTES).toString("utf8")
-    : contents.text;
-  const note = cut
-    ? `\n[cut: the resource has ${bytes} bytes; only the first ${MAX_ATTACHED_TEXT_BYTES} are attached]`
-    : "";
-  const open = `<resource server=${JSON.stringify(server)} uri=${JSON.stringify(contents.uri)}>`;
-  return `${open}\n${text}${text.endsWith("\n") ? "" : "\n"}</resource>${note}`;
+  const whole = Buffer.from(contents.text);
+  const cut = whole.length > MAX_ATTACHED_TEXT_BYTES;
+  const text = cut ? whole.subarray(0, MAX_ATTACHED_TEXT_BYTES).toString("utf8") : contents.text;
+  return attachedTextBlock(
+    "resource",
+    { server, uri: contents.uri },
+    text,
+    cut ? { what: "resource", bytes: whole.length } : undefined,
+  );
 }
