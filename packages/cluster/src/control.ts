@@ -10,6 +10,8 @@ import type { Pool, PoolClient } from "pg";
 import { SCHEMA } from "./schema.js";
 
 export const CONTROL_CHANNEL = "tern_control";
+/** The NOTIFY payload's head for "messages wait for this session" (a control's is its row id). */
+const MESSAGES_WAITING = "messages";
 
 export type RunMessage = { kind: "interrupt"; text: string } | { kind: "steer"; text: string };
 
@@ -47,9 +49,12 @@ export async function sendControl(
     [sessionId, JSON.stringify(control)],
   );
   if (rows.length === 0) return false;
-  await db.query("select pg_notify($1, $2)", [CONTROL_CHANNEL, `${rows[0].id}:${sessionId}`]);
+  // A message is taken with whatever else waits for the session, so its row id need not travel.
+  const about = isRunMessage(control) ? MESSAGES_WAITING : rows[0].id;
+  await db.query("select pg_notify($1, $2)", [CONTROL_CHANNEL, `${about}:${sessionId}`]);
   return true;
 }
+
 
 /** A NOTIFY payload: applies the control when this process runs its session. */
 export async function receiveControl(
@@ -60,13 +65,11 @@ export async function receiveControl(
   const colon = payload.indexOf(":");
   const run = live.get(payload.slice(colon + 1));
   if (colon < 0 || !run) return;
-  const { rows } = await pool.query(`select body from ${SCHEMA}.controls where id = $1`, [
-    payload.slice(0, colon),
-  ]);
+  const about = payload.slice(0, colon);
+  if (about === MESSAGES_WAITING) return run.deliver();
+  const { rows } = await pool.query(`select body from ${SCHEMA}.controls where id = $1`, [about]);
   const control = rows[0]?.body as Control | undefined;
-  if (!control) return;
-  if (isRunMessage(control)) run.deliver();
-  else applyControl(run.session, control);
+  if (control && !isRunMessage(control)) applyControl(run.session, control);
 }
 
 function applyControl(session: ServerSession, control: Exclude<Control, RunMessage>): void {
