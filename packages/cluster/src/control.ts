@@ -55,7 +55,6 @@ export async function sendControl(
   return true;
 }
 
-
 /** A NOTIFY payload: applies the control when this process runs its session. */
 export async function receiveControl(
   pool: Pool,
