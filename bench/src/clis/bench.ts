@@ -148,10 +148,20 @@ function save(entries: Entry[], meta: Record<string, unknown>, roundsDone: numbe
   return rows;
 }
 
+/** `BENCH_CLIS=tern,codex` keeps the CLIs whose id starts with one of the names (both tern rows here). */
+function chosenSpecs(filter = process.env.BENCH_CLIS): CliSpec[] {
+  const names = (filter ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const specs = cliSpecs();
+  return names.length === 0 ? specs : specs.filter((spec) => names.some((name) => spec.id.startsWith(name)));
+}
+
 export async function clisBench(rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 10))): Promise<Rows> {
   const progress = (line: string) => process.stderr.write(`  clis: ${line}\n`);
   const entries: Entry[] = [];
-  for (const spec of cliSpecs()) {
+  for (const spec of chosenSpecs()) {
     const entry: Entry = { spec, version: spec.npm?.version ?? ternVersion(), rounds: [] };
     if (spec.npm) {
       progress(`installing ${spec.npm.name}@${spec.npm.version} (once, into bench/.peers/${spec.id})`);
