@@ -46,7 +46,8 @@ export function runAgentLoop(
   emit: AgentEventSink,
   signal?: AbortSignal,
 ): Promise<AgentRunResult> {
-  return tracedRun(config, emit, (traced) => untracedRun(prompts, context, config, traced, signal));
+  // The tracer sits in front of `emit`; the run below it is traced by what it emits, like a nested one.
+  return tracedRun(config, emit, (traced) => runNestedLoop(prompts, context, config, traced, signal));
 }
 
 /**
@@ -54,9 +55,7 @@ export function runAgentLoop(
  * stream, where the parent's tracer and usage tally see what it passes on, so this run opens no
  * trace of its own (`config.telemetry` is not read). Its spans are the parent's children.
  */
-export const runNestedLoop = untracedRun;
-
-function untracedRun(
+export function runNestedLoop(
   prompts: AgentMessage[],
   context: AgentContext,
   config: AgentLoopConfig,
