@@ -3,9 +3,8 @@
 // Agent's lifetime and per-turn totals agree with the runs' results.
 import { fauxToolCall } from "@tern/ai";
 import { describe, expect, it } from "vitest";
-import { Agent, type AgentEvent, taskTool } from "../src/index.js";
-import { echoTool } from "./helpers.js";
-import { analysisReply, call, cast, ofType, plan, planReply } from "./plan/support.js";
+import { Agent, type AgentEvent } from "../src/index.js";
+import { cast, ofType, stepWithSubagent } from "./plan/support.js";
 
 const inputOf = (events: readonly AgentEvent[]) =>
   ofType([...events], "model_call_end").reduce((sum, end) => sum + end.usage.input, 0);
@@ -14,15 +13,7 @@ describe("usage tally", () => {
   it("counts every call once: router, planner, step, the step's sub-agent, analysis, synthesis", async () => {
     const actors = cast();
     actors.router.push({ content: [fauxToolCall("choose_strategy", { strategy: "plan", reason: "parts" })] });
-    actors.planner.push(planReply(plan(["a", []])));
-    actors.step("a").push(call("task", { description: "look", prompt: "look it up" }), "A");
-    actors.loop.push(call("echo", { text: "x" }), "found x");
-    actors.analyzer.push(analysisReply(true, 1));
-    actors.synth.push("done");
-    const tools = [
-      echoTool(),
-      taskTool({ model: actors.model, streamFn: actors.streamFn, tools: [echoTool()] }),
-    ];
+    const tools = stepWithSubagent(actors);
     const agent = new Agent({ model: actors.model, streamFn: actors.streamFn, strategy: "auto", tools });
     const events: AgentEvent[] = [];
     agent.subscribe((event) => void events.push(event));

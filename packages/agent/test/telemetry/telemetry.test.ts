@@ -19,7 +19,7 @@ import {
 import { GEN_AI, TERN } from "../../src/telemetry/semconv.js";
 import { turns, user } from "../context/support.js";
 import { echoTool, sleep } from "../helpers.js";
-import { analysisReply, call, cast, plan, planReply } from "../plan/support.js";
+import { analysisReply, call, cast, plan, planReply, stepWithSubagent } from "../plan/support.js";
 import { childrenOf, memoryTracing, rootOf } from "./support.js";
 
 const noop = () => {};
@@ -360,15 +360,7 @@ describe("run telemetry", () => {
     trace.setGlobalTracerProvider(tracing.provider);
     try {
       const actors = cast();
-      actors.planner.push(planReply(plan(["a", []])));
-      actors.step("a").push(call("task", { description: "look", prompt: "look it up" }), "A");
-      actors.loop.push(call("echo", { text: "x" }), "found x");
-      actors.analyzer.push(analysisReply(true, 1));
-      actors.synth.push("done");
-      const tools = [
-        echoTool(),
-        taskTool({ model: actors.model, streamFn: actors.streamFn, tools: [echoTool()] }),
-      ];
+      const tools = stepWithSubagent(actors);
       const agent = new Agent({ model: actors.model, streamFn: actors.streamFn, strategy: "plan", tools });
       const result = await agent.prompt("do a");
       expect(result.answer).toBe("done");
