@@ -1,32 +1,19 @@
-import {
-  type AssistantMessage,
-  addUsageInto,
-  emptyUsage,
-  type ImageContent,
-  type Model,
-  type ThinkingLevel,
-  type Usage,
-} from "@tern/ai";
+import type { AssistantMessage, ImageContent, Model, ThinkingLevel, Usage } from "@tern/ai";
 import {
   type CompactionResult,
   type ContextGuardOptions,
   compact as compactMessages,
   isContextGuard,
 } from "./context/index.js";
+import { hookFailureEvent } from "./hooks.js";
 import { runAgentLoop, runAgentLoopContinue } from "./loop.js";
 import { userMessage } from "./messages.js";
 import { runPlan } from "./plan/run-plan.js";
 import { planConfig, runWithStrategy } from "./plan/strategy.js";
 import type { PlanCheckpoint, PlanOptions, RunStrategy } from "./plan/types.js";
 import { type ReactOptions, reactPolicies } from "./policies/react.js";
-import type {
-  AgentEvent,
-  AgentLoopConfig,
-  AgentMessage,
-  AgentRunResult,
-  AnyAgentTool,
-  HookFailure,
-} from "./types.js";
+import type { AgentEvent, AgentLoopConfig, AgentMessage, AgentRunResult, AnyAgentTool } from "./types.js";
+import { UsageTally } from "./usage-tally.js";
 
 export type QueueMode = "all" | "one-at-a-time";
 
@@ -99,7 +86,10 @@ export class Agent {
   private readonly followUpQueue: AgentMessage[] = [];
   private controller: AbortController | undefined;
   private running: Promise<AgentRunResult> | undefined;
-  private currentTurn: TurnUsage | undefined;
+  /** Every model call of every run; `state.usage.total` is its total. */
+  private readonly usage = new UsageTally();
+  /** The turn under way and the tally of its calls (auxiliary ones included). */
+  private currentTurn: { record: TurnUsage; tally: UsageTally } | undefined;
   private turnCount = 0;
   private sessionStarted = false;
 
@@ -120,7 +110,7 @@ export class Agent {
       streamingMessage: undefined,
       pendingToolCalls: new Set(),
       error: undefined,
-      usage: { total: emptyUsage(), turns: [] },
+      usage: { total: this.usage.total, turns: [] },
     };
   }
 
@@ -328,17 +318,9 @@ export class Agent {
     if (this.sessionStarted || !hooks) return prompts;
     this.sessionStarted = true;
     if (hooks.count("SessionStart") === 0) return prompts;
-    const report = (failure: HookFailure) =>
-      this.handle({
-        type: "error",
-        source: "hook",
-        message: `SessionStart hook "${failure.hookName}" failed: ${failure.message}`,
-        hookEvent: failure.event,
-        hookName: failure.hookName,
-      });
     const added = await hooks.runSessionStart(
       { source: this.options.sessionSource ?? "startup" },
-      report,
+      (failure) => this.handle(hookFailureEvent(failure)),
       signal,
     );
     const index = prompts.findIndex((message) => (message as { role?: unknown }).role === "user");
@@ -407,15 +389,18 @@ export class Agent {
         if (event.systemPrompt !== undefined) state.systemPrompt = event.systemPrompt;
         if (event.tools) state.tools = event.tools;
         break;
-      case "turn_start":
-        this.currentTurn = { turn: ++this.turnCount, model: state.model.id, usage: emptyUsage() };
-        state.usage.turns.push(this.currentTurn);
+      case "turn_start": {
+        const tally = new UsageTally();
+        const record = { turn: ++this.turnCount, model: state.model.id, usage: tally.total };
+        this.currentTurn = { record, tally };
+        state.usage.turns.push(record);
         break;
+      }
       case "model_call_end":
-        addUsageInto(state.usage.total, event.usage);
+        this.usage.add(event);
         if (this.currentTurn) {
-          addUsageInto(this.currentTurn.usage, event.usage);
-          if (event.purpose === "turn") this.currentTurn.model = event.model;
+          this.currentTurn.tally.add(event);
+          if (event.purpose === "turn") this.currentTurn.record.model = event.model;
         }
         break;
       case "turn_end":

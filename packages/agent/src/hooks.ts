@@ -2,6 +2,7 @@ import type { UserMessage } from "@tern/ai";
 import { globMatcher } from "./glob.js";
 import { describeThrown, normalizeToolResult } from "./tool-result.js";
 import type {
+  AgentEvent,
   Hook,
   HookDefinition,
   HookEventName,
@@ -20,6 +21,20 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 
 /** Receives hook crashes and timeouts; the loop turns them into `error` events. */
 export type HookFailureReporter = (failure: HookFailure) => void | Promise<void>;
+
+/** The `error` event for a hook that failed: one wording for every hook event, in a run or not. */
+export function hookFailureEvent(failure: HookFailure): Extract<AgentEvent, { type: "error" }> {
+  const closed = failure.failClosed ? " (fail-closed)" : "";
+  const event: Extract<AgentEvent, { type: "error" }> = {
+    type: "error",
+    source: "hook",
+    message: `${failure.event} hook "${failure.hookName}" failed${closed}: ${failure.message}`,
+    hookEvent: failure.event,
+    hookName: failure.hookName,
+  };
+  if (failure.toolCallId !== undefined) event.toolCallId = failure.toolCallId;
+  return event;
+}
 
 export interface HookRegistryOptions {
   /** Timeout for hooks that set none. Default 30 s. */

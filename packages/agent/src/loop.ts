@@ -1,6 +1,7 @@
 import { emptyUsage } from "@tern/ai";
 import { AgentEventStream } from "./event-stream.js";
 import { Run } from "./run.js";
+import { runEnv } from "./run-env.js";
 import { tracedRun } from "./telemetry/traced-run.js";
 import { describeThrown } from "./tool-result.js";
 import type { AgentContext, AgentEventSink, AgentLoopConfig, AgentMessage, AgentRunResult } from "./types.js";
@@ -45,7 +46,23 @@ export function runAgentLoop(
   emit: AgentEventSink,
   signal?: AbortSignal,
 ): Promise<AgentRunResult> {
-  return tracedRun(config, emit, (traced) => new Run(context, config, traced, signal).run(prompts));
+  // The tracer sits in front of `emit`; the run below it is traced by what it emits, like a nested one.
+  return tracedRun(config, emit, (traced) => runNestedLoop(prompts, context, config, traced, signal));
+}
+
+/**
+ * A loop run inside another run (a plan step, a sub-agent): `emit` forwards into the parent's
+ * stream, where the parent's tracer and usage tally see what it passes on, so this run opens no
+ * trace of its own (`config.telemetry` is not read). Its spans are the parent's children.
+ */
+export function runNestedLoop(
+  prompts: AgentMessage[],
+  context: AgentContext,
+  config: AgentLoopConfig,
+  emit: AgentEventSink,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<AgentRunResult> {
+  return new Run(context, config, runEnv(emit, signal, config)).run(prompts);
 }
 
 export function runAgentLoopContinue(

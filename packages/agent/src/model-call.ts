@@ -4,25 +4,19 @@ import {
   type Context,
   emptyUsage,
   type Model,
-  type StreamFunction,
   type StreamOptions,
 } from "@tern/ai";
+import type { RunEnv } from "./run-env.js";
 import { describeThrown } from "./tool-result.js";
 import type { AgentEvent, ModelCallPurpose } from "./types.js";
-
-export interface ModelCallEnv {
-  streamFn: StreamFunction;
-  emit: (event: AgentEvent) => Promise<void>;
-  now: () => number;
-  ids: () => string;
-}
 
 /** One model call: what to send, where its events go, and which of them to emit. */
 export interface ModelCallRequest {
   model: Model;
   context: Context;
   streamOptions: StreamOptions;
-  env: ModelCallEnv;
+  /** The run's environment; `streamFn` is the seam the call goes through. */
+  env: Pick<RunEnv, "streamFn" | "emit" | "now" | "ids">;
   /** What the call is for (default "turn"); auxiliary calls name theirs ("compaction", ...). */
   purpose?: ModelCallPurpose;
   /** Emit `message_start/update/end` for the reply (default true); auxiliary calls turn it off. */

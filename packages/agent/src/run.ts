@@ -1,18 +1,17 @@
-import {
-  type AssistantMessage,
-  type Context,
-  type Model,
-  type StreamFunction,
-  type StreamOptions,
-  stream,
-  type ThinkingLevel,
-  type ToolResultMessage,
+import type {
+  AssistantMessage,
+  Context,
+  Model,
+  StreamOptions,
+  ThinkingLevel,
+  ToolResultMessage,
 } from "@tern/ai";
 import { assistantText, defaultConvertToLlm, messageText, toolCallsOf, userMessage } from "./messages.js";
-import { callModel, failed, type ModelCallEnv } from "./model-call.js";
+import { callModel, failed } from "./model-call.js";
 import type { PolicyRun } from "./policy.js";
 import { PolicyRunner } from "./policy-runner.js";
-import { RunEvents } from "./run-events.js";
+import { type OpenRun, openRun, type RunEnd } from "./run-bracket.js";
+import type { RunEnv } from "./run-env.js";
 import { requestText, submitPrompts } from "./run-prompts.js";
 import { executeToolBatch, TRUNCATED_CALL_TEXT, unexecutedResults } from "./tool-batch.js";
 import { describeThrown } from "./tool-result.js";
@@ -20,11 +19,9 @@ import { toolSpecs } from "./tool-schema.js";
 import type {
   AgentContext,
   AgentEvent,
-  AgentEventSink,
   AgentLoopConfig,
   AgentMessage,
   AgentRunResult,
-  AgentStopReason,
   AnyAgentTool,
   InjectKind,
   TurnPatch,
@@ -34,12 +31,6 @@ interface Injection {
   message: AgentMessage;
   /** Undefined for the run's own prompts. */
   kind?: InjectKind;
-}
-
-interface RunEnd {
-  stopReason: AgentStopReason;
-  errorMessage?: string;
-  errorKind?: string;
 }
 
 interface TurnOutcome {
@@ -64,8 +55,8 @@ export class Run {
   private streamOptions: StreamOptions;
   private readonly signal: AbortSignal;
   private readonly now: () => number;
-  private readonly modelEnv: ModelCallEnv;
-  private readonly auxEnv: ModelCallEnv;
+  /** The run's environment with the policies' model adapters in front of the model seam. */
+  private readonly turnEnv: RunEnv;
   private readonly policies: PolicyRunner;
   private readonly handle: PolicyRun;
   private turn = 0;
@@ -74,48 +65,34 @@ export class Run {
   private answer: string | undefined;
   private lastAssistant: AssistantMessage | undefined;
   private stopHookActive = false;
-  private readonly events: RunEvents;
-  private readonly send: RunEvents["send"];
+  private readonly send: RunEnv["emit"];
 
   constructor(
     context: AgentContext,
     private readonly config: AgentLoopConfig,
-    sink: AgentEventSink,
-    signal: AbortSignal | undefined,
+    private readonly env: RunEnv,
   ) {
-    this.events = new RunEvents(sink);
-    this.send = this.events.send;
+    this.send = env.emit;
     this.messages = context.messages.slice();
     this.model = config.model;
     this.thinkingLevel = config.thinkingLevel ?? "off";
     this.systemPrompt = context.systemPrompt;
     this.tools = context.tools ?? [];
-    this.signal = signal ?? new AbortController().signal;
-    this.now = config.now ?? Date.now;
+    this.signal = env.signal;
+    this.now = env.now;
     this.streamOptions = this.buildStreamOptions();
     this.policies = new PolicyRunner(config.policies ?? [], this.send);
     this.handle = this.policyHandle();
     // Auxiliary calls use the plain model seam; loop turns go through the policies' model adapters.
-    this.auxEnv = {
-      streamFn: (config.streamFn ?? stream) as StreamFunction,
-      emit: this.send,
-      now: this.now,
-      ids: config.ids ?? (() => crypto.randomUUID()),
-    };
-    this.modelEnv = { ...this.auxEnv, streamFn: this.policies.wrapStream(this.auxEnv.streamFn) };
+    this.turnEnv = { ...env, streamFn: this.policies.wrapStream(env.streamFn) };
   }
 
-  async run(prompts: AgentMessage[]): Promise<AgentRunResult> {
-    const startedAt = this.now();
-    await this.send({ type: "agent_start", runId: this.modelEnv.ids(), timestamp: startedAt });
+  /** Runs the prompts inside `opened`, or inside a bracket of its own (the usual case). */
+  async run(prompts: AgentMessage[], opened?: OpenRun): Promise<AgentRunResult> {
+    const bracket = opened ?? (await openRun(this.env));
     let end: RunEnd;
     try {
-      const submitted = await submitPrompts(
-        prompts,
-        this.config.hooks,
-        this.events.reportHookFailure,
-        this.signal,
-      );
+      const submitted = await submitPrompts(prompts, this.env.hooks, this.env.reportHookFailure, this.signal);
       if (submitted.blocked !== undefined) {
         end = { stopReason: "stopped_by_hook", errorMessage: `The prompt was blocked: ${submitted.blocked}` };
       } else {
@@ -131,18 +108,7 @@ export class Run {
       stopReason: end.stopReason,
       answer: this.answer ?? assistantText(this.lastAssistant),
     });
-    const result: AgentRunResult = {
-      messages: this.added,
-      answer,
-      usage: this.events.usage,
-      iterations: this.turn,
-      elapsedMs: this.now() - startedAt,
-      stopReason: end.stopReason,
-    };
-    if (end.errorMessage !== undefined) result.errorMessage = end.errorMessage;
-    if (end.errorKind !== undefined) result.errorKind = end.errorKind;
-    await this.send({ type: "agent_end", ...result });
-    return result;
+    return bracket.close({ ...end, messages: this.added, answer, iterations: this.turn });
   }
 
   private async loop(prompts: Injection[]): Promise<RunEnd> {
@@ -214,15 +180,7 @@ export class Run {
       results = unexecutedResults(calls, TRUNCATED_CALL_TEXT, this.now());
     } else if (calls.length > 0) {
       executed = true;
-      const batch = await executeToolBatch(calls, {
-        tools,
-        hooks: this.config.hooks,
-        signal: this.signal,
-        emit: this.send,
-        reportHookFailure: this.events.reportHookFailure,
-        now: this.now,
-        config: this.config.toolExecution,
-      });
+      const batch = await executeToolBatch(calls, this.env, { tools, config: this.config.toolExecution });
       results = batch.results;
       if (batch.stoppedByHook) end = { stopReason: "stopped_by_hook" };
       else if (batch.terminate) end = { stopReason: "terminated" };
@@ -279,12 +237,12 @@ export class Run {
       await this.send({ type: "message_end", message });
       return { message, tools: offered };
     }
-    const { model, streamOptions, modelEnv } = this;
+    const { model, streamOptions, turnEnv } = this;
     const message = await callModel({
       model,
       context,
       streamOptions,
-      env: modelEnv,
+      env: turnEnv,
       deltas: this.streamDeltas,
     });
     return { message, tools: offered };
@@ -336,11 +294,11 @@ export class Run {
   }
 
   private async stopHookReason(): Promise<string | undefined> {
-    const hooks = this.config.hooks;
+    const hooks = this.env.hooks;
     if (!hooks || !this.lastAssistant || hooks.count("Stop") === 0) return undefined;
     const reason = await hooks.runStop(
       { lastMessage: this.lastAssistant, stopHookActive: this.stopHookActive },
-      this.events.reportHookFailure,
+      this.env.reportHookFailure,
       this.signal,
     );
     if (reason !== undefined) this.stopHookActive = true;
@@ -395,10 +353,8 @@ export class Run {
       },
       signal: this.signal,
       now: this.now,
-      newId: () => this.auxEnv.ids(),
-      get streamFn() {
-        return run.auxEnv.streamFn;
-      },
+      newId: () => this.env.ids(),
+      streamFn: this.env.streamFn,
       emit: this.send,
       replaceMessages: (messages) => this.applyPatch({ messages }),
       setTools: (tools) => this.applyPatch({ tools }),
@@ -408,7 +364,7 @@ export class Run {
       callModel: (context, purpose, options = {}) => {
         const { model, onEvent, ...rest } = options;
         const streamOptions: StreamOptions = { ...this.streamOptions, ...rest, signal: this.signal };
-        const call = { model: model ?? this.model, context, streamOptions, env: this.auxEnv, purpose };
+        const call = { model: model ?? this.model, context, streamOptions, env: this.env, purpose };
         return callModel({ ...call, messageEvents: false, ...(onEvent ? { onEvent } : {}) });
       },
     };

@@ -1,7 +1,7 @@
 import type { ToolCall, ToolResultMessage } from "@tern/ai";
 import { ABORTED_TOOL_TEXT } from "./aborted-tool.js";
-import type { HookFailureReporter, HookRegistry } from "./hooks.js";
-import { findTool, runToolCall, type ToolCallEnv } from "./tool-call.js";
+import type { RunEnv } from "./run-env.js";
+import { findTool, runToolCall } from "./tool-call.js";
 import { describeThrown, errorOutcome, toolResultMessage } from "./tool-result.js";
 import type { AgentEvent, AnyAgentTool, ToolBlock, ToolExecutionConfig, ToolOutcome } from "./types.js";
 
@@ -9,13 +9,12 @@ export const TRUNCATED_CALL_TEXT =
   "This tool call was not executed: the response hit the output token limit before the call was complete. " +
   "Call the tool again with shorter arguments, or split the work into smaller calls.";
 
-export interface BatchEnv {
+/** What a batch reads of its run. */
+export type BatchEnv = Pick<RunEnv, "emit" | "now" | "signal" | "hooks" | "reportHookFailure">;
+
+/** The batch's own part: the tools offered this turn and how to run them. */
+export interface BatchSpec {
   tools: readonly AnyAgentTool[];
-  hooks: HookRegistry | undefined;
-  signal: AbortSignal;
-  emit: (event: AgentEvent) => Promise<void>;
-  reportHookFailure: HookFailureReporter;
-  now: () => number;
   config: ToolExecutionConfig | undefined;
 }
 
@@ -33,20 +32,17 @@ export interface BatchResult {
  * tool of the batch asks for it; `tool_execution_end` follows completion order, results follow
  * call order. On abort the batch stops waiting: calls without a result get an "aborted" one.
  */
-export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv): Promise<BatchResult> {
+export async function executeToolBatch(
+  calls: readonly ToolCall[],
+  env: BatchEnv,
+  spec: BatchSpec,
+): Promise<BatchResult> {
   const count = calls.length;
   const outcomes: (ToolOutcome | undefined)[] = new Array(count);
   const startedAt: (number | undefined)[] = new Array(count);
   let stoppedByHook = false;
   let closed = false;
-  const callEnv: ToolCallEnv = {
-    tools: env.tools,
-    hooks: env.hooks,
-    signal: env.signal,
-    emit: env.emit,
-    reportHookFailure: env.reportHookFailure,
-    isClosed: () => closed,
-  };
+  const isClosed = () => closed;
 
   // Each call gets its own signal, aborted with the run's. Calls in flight would otherwise each add
   // listeners (hooks, the tool itself) to the one run signal, and Node warns past ten of them.
@@ -70,7 +66,7 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
     let outcome: ToolOutcome;
     let blocked: ToolBlock | undefined;
     try {
-      const result = await runToolCall(call, { ...callEnv, signal: controller.signal });
+      const result = await runToolCall(call, env, { tools: spec.tools, signal: controller.signal, isClosed });
       outcome = result.outcome;
       blocked = result.blocked;
       if (result.stopRun) stoppedByHook = true;
@@ -88,7 +84,9 @@ export async function executeToolBatch(calls: readonly ToolCall[], env: BatchEnv
   const worker = async () => {
     while (!closed && !env.signal.aborted && next < count) await runOne(next++);
   };
-  const limit = isSequential(calls, env) ? 1 : Math.max(1, Math.min(env.config?.concurrency ?? count, count));
+  const limit = isSequential(calls, spec)
+    ? 1
+    : Math.max(1, Math.min(spec.config?.concurrency ?? count, count));
   const workers: Promise<void>[] = [];
   for (let i = 0; i < limit; i++) workers.push(worker());
   await untilDoneOrAborted(Promise.all(workers), env.signal);
@@ -120,9 +118,9 @@ export function unexecutedResults(
   return calls.map((call) => toolResultMessage(call.id, call.name, errorOutcome(text), now));
 }
 
-function isSequential(calls: readonly ToolCall[], env: BatchEnv): boolean {
-  if (env.config?.mode === "sequential") return true;
-  for (const call of calls) if (findTool(env.tools, call.name)?.executionMode === "sequential") return true;
+function isSequential(calls: readonly ToolCall[], spec: BatchSpec): boolean {
+  if (spec.config?.mode === "sequential") return true;
+  for (const call of calls) if (findTool(spec.tools, call.name)?.executionMode === "sequential") return true;
   return false;
 }
 

@@ -1,15 +1,18 @@
 import type { ToolCall } from "@tern/ai";
-import type { HookFailureReporter, HookRegistry } from "./hooks.js";
+import type { RunEnv } from "./run-env.js";
 import { describeThrown, errorOutcome, normalizeToolResult } from "./tool-result.js";
 import { validateArguments } from "./tool-schema.js";
 import type { AgentEvent, AgentToolResult, AnyAgentTool, ToolBlock, ToolOutcome } from "./types.js";
 
-export interface ToolCallEnv {
+/** What a call reads of its run. */
+export type ToolCallEnv = Pick<RunEnv, "emit" | "hooks" | "reportHookFailure">;
+
+/** What the batch gives each of its calls beside the run's environment. */
+export interface ToolCallScope {
+  /** The tools offered this turn: the only ones the call may reach. */
   tools: readonly AnyAgentTool[];
-  hooks: HookRegistry | undefined;
+  /** The call's own signal, aborted with the run's. */
   signal: AbortSignal;
-  emit: (event: AgentEvent) => Promise<void>;
-  reportHookFailure: HookFailureReporter;
   /** True once the batch has given up on its calls (abort); late updates are dropped. */
   isClosed: () => boolean;
 }
@@ -31,9 +34,14 @@ export function findTool(tools: readonly AnyAgentTool[], name: string): AnyAgent
  * One call from lookup to post-hooks. Every failure becomes an error result the model can read;
  * nothing here throws. The model cannot reach `execute` without passing validation and hooks.
  */
-export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<ToolCallResult> {
-  const tool = findTool(env.tools, call.name);
-  if (!tool) return fail(unknownToolText(call.name, env.tools));
+export async function runToolCall(
+  call: ToolCall,
+  env: ToolCallEnv,
+  scope: ToolCallScope,
+): Promise<ToolCallResult> {
+  const { signal, isClosed } = scope;
+  const tool = findTool(scope.tools, call.name);
+  if (!tool) return fail(unknownToolText(call.name, scope.tools));
   if (call.parseError) {
     return fail(
       `Could not read the arguments of tool "${call.name}": ${call.parseError}\nSend the arguments as one JSON object.`,
@@ -56,7 +64,7 @@ export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<Too
     const decision = await env.hooks.runPreToolUse(
       { toolName: call.name, toolCallId: call.id, args: validation.value },
       env.reportHookFailure,
-      env.signal,
+      signal,
     );
     if (decision.action === "deny") {
       return { ...fail(`Tool call "${call.name}" was denied: ${decision.reason}`), blocked: "denied" };
@@ -79,10 +87,10 @@ export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<Too
   let outcome: ToolOutcome;
   try {
     const raw = await tool.execute(value, {
-      signal: env.signal,
+      signal,
       toolCallId: call.id,
-      onUpdate: (partial) => emitUpdate(call, partial, env),
-      emit: (event) => (env.isClosed() ? Promise.resolve() : env.emit(event)),
+      onUpdate: (partial) => (isClosed() ? Promise.resolve() : env.emit(updateEvent(call, partial))),
+      emit: (event) => (isClosed() ? Promise.resolve() : env.emit(event)),
     });
     outcome = normalizeToolResult(raw);
   } catch (error) {
@@ -93,28 +101,27 @@ export async function runToolCall(call: ToolCall, env: ToolCallEnv): Promise<Too
     const input = { toolName: call.name, toolCallId: call.id, args: value, result: outcome };
     if (!outcome.isError) {
       if (env.hooks.count("PostToolUse", call.name) > 0) {
-        outcome = await env.hooks.runPostToolUse(input, env.reportHookFailure, env.signal);
+        outcome = await env.hooks.runPostToolUse(input, env.reportHookFailure, signal);
       }
     } else if (env.hooks.count("PostToolUseFailure", call.name) > 0) {
       outcome = await env.hooks.runPostToolUseFailure(
         { ...input, error: outcomeText(outcome) },
         env.reportHookFailure,
-        env.signal,
+        signal,
       );
     }
   }
   return { outcome, stopRun };
 }
 
-function emitUpdate(call: ToolCall, partial: AgentToolResult | string, env: ToolCallEnv): Promise<void> {
-  if (env.isClosed()) return Promise.resolve();
-  return env.emit({
+function updateEvent(call: ToolCall, partial: AgentToolResult | string): AgentEvent {
+  return {
     type: "tool_execution_update",
     toolCallId: call.id,
     toolName: call.name,
     args: call.arguments,
     partialResult: normalizeToolResult(partial),
-  });
+  };
 }
 
 function unknownToolText(name: string, tools: readonly AnyAgentTool[]): string {

@@ -4,27 +4,13 @@
 // structuredCall reports calls through synchronous hooks; the events are chained and flushed
 // before the value is returned, so they stay in order.
 
-import {
-  type Context,
-  type JsonSchema,
-  type Model,
-  type StreamFunction,
-  type StreamOptions,
-  type StructuredResult,
-  structuredCall,
-} from "@tern/ai";
+import { type Context, type JsonSchema, type Model, type StructuredResult, structuredCall } from "@tern/ai";
 import { modelCallEnd, modelCallStart } from "./model-call.js";
+import type { RunEnv } from "./run-env.js";
 import type { AgentEvent } from "./types.js";
 
-/** What the call needs from its run: where events go, the clock, ids and the model seam. */
-export interface VisibleCallEnv {
-  emit(event: AgentEvent): Promise<void>;
-  now(): number;
-  ids(): string;
-  streamFn: StreamFunction;
-  streamOptions: Omit<StreamOptions, "signal">;
-  signal: AbortSignal;
-}
+/** What the call reads of its run: where events go, the clock, ids, the model seam and signal. */
+export type VisibleCallEnv = Pick<RunEnv, "emit" | "now" | "ids" | "streamFn" | "streamOptions" | "signal">;
 
 export async function visibleStructuredCall<T>(
   env: VisibleCallEnv,

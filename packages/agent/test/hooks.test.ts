@@ -1,7 +1,7 @@
 import { createFaux, fauxToolCall } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentEvent, type AgentTool, agentLoop, HookRegistry } from "../src/index.js";
+import { Agent, type AgentEvent, type AgentTool, agentLoop, HookRegistry } from "../src/index.js";
 import { collect, echoTool, results, textOf, user } from "./helpers.js";
 
 function errors(events: AgentEvent[]) {
@@ -296,6 +296,33 @@ describe("UserPromptSubmit, Stop and SessionStart", () => {
     });
     expect(added).toEqual(["started from resume"]);
     expect(failures).toEqual(["Error: no git"]);
+  });
+
+  it("words a SessionStart failure like every other hook failure, fail-closed marked the same way", async () => {
+    const hooks = new HookRegistry();
+    hooks.register({
+      event: "SessionStart",
+      name: "git",
+      failClosed: true,
+      handler: () => {
+        throw new Error("no git");
+      },
+    });
+    const agent = new Agent({ model: createFaux({ replies: ["hi"] }).model, hooks });
+    const errors: AgentEvent[] = [];
+    agent.subscribe((event) => {
+      if (event.type === "error") errors.push(event);
+    });
+    await agent.prompt("go");
+    expect(errors).toEqual([
+      {
+        type: "error",
+        source: "hook",
+        message: 'SessionStart hook "git" failed (fail-closed): Error: no git',
+        hookEvent: "SessionStart",
+        hookName: "git",
+      },
+    ]);
   });
 
   it("unregisters hooks", async () => {

@@ -9,11 +9,13 @@
 import type { AssistantMessage, Model } from "@tern/ai";
 import { isContextWindowCheck } from "../context/window-check.js";
 import { assistantMessage, messageText } from "../messages.js";
+import { type OpenRun, openRun } from "../run-bracket.js";
+import { runEnv } from "../run-env.js";
 import { tracedRun } from "../telemetry/traced-run.js";
 import { describeThrown } from "../tool-result.js";
 import type { AgentEventSink, AgentMessage, AgentRunResult, AgentStopReason } from "../types.js";
 import { analyze, PlanAborted } from "./analyzer.js";
-import { planEnv } from "./env.js";
+import type { PlanEnv } from "./env.js";
 import { executeRound } from "./executor.js";
 import { makePlan } from "./planner.js";
 import { assembleAnswer, synthesize } from "./synthesis.js";
@@ -37,38 +39,26 @@ export function runPlan(
   emit: AgentEventSink,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<AgentRunResult> {
-  return tracedRun(config, emit, (traced) => plan(prompts, config, traced, signal));
+  return tracedRun(config, emit, (traced) => planRun(prompts, config, runEnv(traced, signal, config)));
 }
 
-async function plan(
+/** A plan in a run environment made by the caller, inside `opened` when the run is already open (routed). */
+export async function planRun(
   prompts: AgentMessage[],
   config: PlanRunConfig,
-  emit: AgentEventSink,
-  signal: AbortSignal,
+  env: PlanEnv,
+  opened?: OpenRun,
 ): Promise<AgentRunResult> {
-  const env = planEnv(emit, signal, config);
-  const startedAt = env.now();
-  await env.emit({ type: "agent_start", runId: env.ids(), timestamp: startedAt });
+  const { signal } = env;
+  const bracket = opened ?? (await openRun(env));
   const messages: AgentMessage[] = [];
   for (const message of prompts) {
     await env.emit({ type: "message_start", message });
     await env.emit({ type: "message_end", message });
     messages.push(message);
   }
-  const end = async (stopReason: AgentStopReason, answer = "", errorMessage?: string, errorKind?: string) => {
-    const result: AgentRunResult = {
-      messages,
-      answer,
-      usage: { ...env.usage, cost: { ...env.usage.cost } },
-      iterations: stepsRun,
-      elapsedMs: env.now() - startedAt,
-      stopReason,
-      ...(errorMessage !== undefined && { errorMessage }),
-      ...(errorKind !== undefined && { errorKind }),
-    };
-    await env.emit({ type: "agent_end", ...result });
-    return result;
-  };
+  const end = (stopReason: AgentStopReason, answer = "", errorMessage?: string, errorKind?: string) =>
+    bracket.close({ messages, answer, iterations: stepsRun, stopReason, errorMessage, errorKind });
   let stepsRun = 0;
   try {
     const goal = config.resume?.goal ?? prompts.map(messageText).join("\n\n");

@@ -4,10 +4,10 @@
 // abort signal: the plan's abort, its time limit, or its turn limit end it. Its events reach the
 // plan's stream only as model calls (purpose `step:<id>`), tool executions, sub-agents' start and
 // end (`task` calls; with the step's id) and errors: its messages are its own transcript, not the
-// conversation's.
+// conversation's. It is a nested run: what it forwards is traced and counted by the plan.
 
-import { addUsageInto, emptyUsage, type Model } from "@tern/ai";
-import { runAgentLoop } from "../loop.js";
+import type { Model } from "@tern/ai";
+import { runNestedLoop } from "../loop.js";
 import { userMessage } from "../messages.js";
 import type { AgentEvent, AgentStopReason } from "../types.js";
 import type { PlanEnv } from "./env.js";
@@ -67,10 +67,9 @@ export async function runStep(
     controller.abort();
   }, timeoutMs);
   let turnLimit = false;
-  const usage = emptyUsage();
   const purpose = `step:${step.id}`;
   try {
-    const result = await runAgentLoop(
+    const result = await runNestedLoop(
       [userMessage(stepPrompt(goal, step, dependencies, config.resultChars), env.now())],
       { systemPrompt: config.systemPrompt, messages: [], tools: cache.toolsForStep(config.tools ?? []) },
       {
@@ -81,8 +80,6 @@ export async function runStep(
         policies: config.policies,
         now: env.now,
         ids: env.ids,
-        // The step's model calls and tools reach the plan's stream, whose run span holds them.
-        telemetry: false,
         shouldStopAfterTurn: (turn) => {
           turnLimit = turn.toolResults.length > 0 && turn.turn >= maxTurns;
           return turnLimit;
@@ -90,7 +87,6 @@ export async function runStep(
       },
       async (event) => {
         if (!FORWARDED.has(event.type)) return;
-        if (event.type === "model_call_end") addUsageInto(usage, event.usage);
         if (
           event.type === "model_call_start" ||
           event.type === "model_call_end" ||
@@ -110,6 +106,8 @@ export async function runStep(
       },
       controller.signal,
     );
+    // The step's run counted every model call it forwarded, its sub-agents' included.
+    const { usage } = result;
     const end = { id: step.id, task: step.task, startedAt, durationMs: env.now() - startedAt, usage };
     let outcome: StepOutcome;
     if (env.signal.aborted)

@@ -1,25 +1,26 @@
 // One entry for every strategy: "loop" is the ReAct loop as it is, "plan" is runPlan, "auto"
 // asks the router first (its call is visible, purpose "route") and falls back to the loop on any
 // router failure. The Agent calls this when a prompt runs with a strategy other than the loop.
-// The router's events are held until the chosen run's agent_start and its usage is added to that
-// run's agent_end, so every event of the prompt stays inside one run (sessions, journals and
-// displays all cut runs at agent_start / agent_end).
+// A routed prompt is one run: its bracket opens before the router is asked and the chosen run
+// goes on in the same environment, so the router's call is inside agent_start … agent_end, its
+// usage in the run's total and its span in the run's trace (sessions, journals and displays all
+// cut runs at agent_start / agent_end).
 
-import { addUsage } from "@tern/ai";
 import { runAgentLoop } from "../loop.js";
 import { messageText } from "../messages.js";
+import { Run } from "../run.js";
+import { openRun } from "../run-bracket.js";
+import { runEnv } from "../run-env.js";
 import { tracedRun } from "../telemetry/traced-run.js";
 import type {
   AgentContext,
-  AgentEvent,
   AgentEventSink,
   AgentLoopConfig,
   AgentMessage,
   AgentRunResult,
 } from "../types.js";
-import { planEnv } from "./env.js";
 import { route } from "./router.js";
-import { runPlan } from "./run-plan.js";
+import { planRun, runPlan } from "./run-plan.js";
 import type { PlanOptions, PlanRunConfig, RunStrategy } from "./types.js";
 
 export async function runWithStrategy(
@@ -30,11 +31,9 @@ export async function runWithStrategy(
   emit: AgentEventSink,
   signal: AbortSignal = new AbortController().signal,
 ): Promise<AgentRunResult> {
-  if (strategy !== "auto") return runChosen(strategy, prompts, context, config, emit, signal);
-  // Traced here, not in the chosen run, so the router's call is inside the run's span.
-  return tracedRun(config, emit, (traced) =>
-    routeAndRun(prompts, context, { ...config, telemetry: false }, traced, signal),
-  );
+  if (strategy === "plan") return runPlan(prompts, planConfig(config, context, config.plan), emit, signal);
+  if (strategy !== "auto") return runAgentLoop(prompts, context, config, emit, signal);
+  return tracedRun(config, emit, (traced) => routeAndRun(prompts, context, config, traced, signal));
 }
 
 async function routeAndRun(
@@ -44,8 +43,8 @@ async function routeAndRun(
   emit: AgentEventSink,
   signal: AbortSignal,
 ): Promise<AgentRunResult> {
-  const held: AgentEvent[] = [];
-  const env = planEnv((event) => void held.push(event), signal, config);
+  const env = runEnv(emit, signal, config);
+  const opened = await openRun(env);
   let chosen: RunStrategy;
   try {
     chosen = await route(
@@ -56,25 +55,8 @@ async function routeAndRun(
   } catch {
     chosen = "loop"; // aborted while routing: the loop ends at once as aborted
   }
-  const withRoute: AgentEventSink = async (event) => {
-    if (event.type === "agent_end") return emit({ ...event, usage: addUsage(event.usage, env.usage) });
-    await emit(event);
-    if (event.type === "agent_start") for (const early of held.splice(0)) await emit(early);
-  };
-  const result = await runChosen(chosen, prompts, context, config, withRoute, signal);
-  return { ...result, usage: addUsage(result.usage, env.usage) };
-}
-
-function runChosen(
-  strategy: RunStrategy,
-  prompts: AgentMessage[],
-  context: AgentContext,
-  config: AgentLoopConfig & { plan?: PlanOptions },
-  emit: AgentEventSink,
-  signal: AbortSignal,
-): Promise<AgentRunResult> {
-  if (strategy !== "plan") return runAgentLoop(prompts, context, config, emit, signal);
-  return runPlan(prompts, planConfig(config, context, config.plan), emit, signal);
+  if (chosen === "plan") return planRun(prompts, planConfig(config, context, config.plan), env, opened);
+  return new Run(context, config, env).run(prompts, opened);
 }
 
 /** A plan run's configuration from the loop's: every step shares the loop's parts. */

@@ -44,7 +44,7 @@ export async function synthesize(
     model,
     context: { systemPrompt: SYSTEM, messages: [userMessage(prompt, env.now())] },
     streamOptions: { ...env.streamOptions, signal: env.signal },
-    env: { streamFn: env.streamFn, emit: env.emit, now: env.now, ids: env.ids },
+    env,
     purpose: "synthesis",
     messageEvents: false,
     onEvent: async (event) => {

@@ -71,7 +71,8 @@ export function toolModePolicy(options: JsonModeOptions = {}): LoopPolicy {
   };
 }
 
-interface JsonTurnEnv {
+/** What the policy's turns share (not run plumbing: the run's own parts reach a turn through `next`). */
+interface JsonModeState {
   raw: WeakSet<AssistantMessage>;
   options: JsonModeOptions;
   newId: () => string;
@@ -82,23 +83,23 @@ function jsonTurn(
   model: Model,
   context: Context,
   options: StreamOptions,
-  env: JsonTurnEnv,
+  state: JsonModeState,
 ): ReturnType<StreamFunction> {
   const out = new AssistantMessageEventStream();
   const builder = new AssistantMessageBuilder(model, out);
   const { toolChoice: _choice, ...rest } = options;
   const innerOptions: StreamOptions = rest;
-  if (env.options.jsonResponseFormat !== false && model.abilities.jsonMode && context.tools?.length) {
+  if (state.options.jsonResponseFormat !== false && model.abilities.jsonMode && context.tools?.length) {
     innerOptions.responseFormat = { type: "json_object" };
   }
   const run = async () => {
-    const inner = next(model, jsonContext(context, env.raw), innerOptions);
+    const inner = next(model, jsonContext(context, state.raw), innerOptions);
     for await (const event of inner) {
       if (event.type === "thinking_delta") builder.thinking(event.delta);
       else if (event.type === "thinking_end") builder.end();
     }
     const reply = await inner.result();
-    finish(builder, reply, env, Boolean(context.tools?.length));
+    finish(builder, reply, state, Boolean(context.tools?.length));
   };
   run().catch((error: unknown) =>
     builder.fail({ kind: "unknown", message: `JSON mode failed: ${(error as Error)?.message ?? error}` }),
@@ -109,7 +110,7 @@ function jsonTurn(
 function finish(
   builder: AssistantMessageBuilder,
   reply: AssistantMessage,
-  env: JsonTurnEnv,
+  state: JsonModeState,
   hasTools: boolean,
 ): void {
   const message = builder.message;
@@ -136,14 +137,14 @@ function finish(
   }
   const parsed = readJsonReply(text);
   if (parsed.type === "unparsable") {
-    env.raw.add(message);
+    state.raw.add(message);
     builder.text(text);
   } else if (parsed.type === "final_answer") {
     builder.text(parsed.answer);
   } else {
     if (parsed.reasoning) builder.text(parsed.reasoning);
     const key = "json_call";
-    builder.toolCallStart(key, env.newId(), parsed.toolName);
+    builder.toolCallStart(key, state.newId(), parsed.toolName);
     builder.toolCallArguments(key, parsed.argsJson);
     builder.end(key);
   }

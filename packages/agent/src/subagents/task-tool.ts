@@ -10,7 +10,7 @@
 import { emptyUsage, type Model, type StreamFunction, type StreamOptions } from "@tern/ai";
 import { z } from "zod";
 import type { HookRegistry } from "../hooks.js";
-import { runAgentLoop } from "../loop.js";
+import { runAgentLoop, runNestedLoop } from "../loop.js";
 import { userMessage } from "../messages.js";
 // A sub-agent passes on what a plan step does: model calls, tools, errors and deeper sub-agents.
 import { FORWARDED } from "../plan/step.js";
@@ -117,6 +117,9 @@ export function taskTool(options: TaskToolOptions): AgentTool<z.infer<typeof par
         model = resolved;
       }
       const emit = context.emit ?? (async () => {});
+      // In a loop the sub-agent is a nested run: the parent traces what it forwards. Called
+      // outside a loop (no stream to forward to), it is a run of its own.
+      const runLoop = context.emit ? runNestedLoop : runAgentLoop;
       const parentToolCallId = context.toolCallId;
       const tools = childTools(options, depth, maxDepth, profile);
       const maxTurns = profile?.maxTurns ?? options.maxTurns ?? DEFAULT_SUBAGENT_MAX_TURNS;
@@ -137,7 +140,7 @@ export function taskTool(options: TaskToolOptions): AgentTool<z.infer<typeof par
       let answer = "";
       let error: string | undefined;
       try {
-        const result = await runAgentLoop(
+        const result = await runLoop(
           [userMessage(prompt, now())],
           { systemPrompt: profile?.systemPrompt ?? GENERAL_PROMPT, messages: [], tools },
           {

@@ -1,6 +1,8 @@
 // Turns one run's event stream into spans: `invoke_agent <agent>` for the run, `chat <model>` for
 // every model call (auxiliary ones carry their purpose), `execute_tool <name>` for every tool call,
-// all children of the run span (parallel tools are siblings). Policy injections, compactions,
+// all children of the run span (parallel tools are siblings). Nested runs open no span of their
+// own: a plan step's calls and tools are children of the plan's run span, a sub-agent's are
+// children of its `task` call's span (they arrive marked with its `parentToolCallId`). Policy injections, compactions,
 // retries, errors and plan progress become span events. It only observes: it never throws into
 // the run, and `close` ends whatever is still open, so no span outlives its run on any path
 // (error, abort, a consumer that stopped reading, a crash before agent_end).
@@ -194,7 +196,7 @@ export class RunTracer {
     const span = this.telemetry.tracer.startSpan(
       `${OPERATION.chat} ${event.model}`,
       { kind: SpanKind.CLIENT, attributes },
-      this.runContext,
+      this.parentOf(event),
     );
     this.calls.set(event.callId, span);
     this.lastCall = span;
@@ -252,9 +254,15 @@ export class RunTracer {
     const span = this.telemetry.tracer.startSpan(
       `${OPERATION.tool} ${event.toolName}`,
       { kind: SpanKind.INTERNAL, attributes },
-      this.runContext,
+      this.parentOf(event),
     );
     this.tools.set(event.toolCallId, span);
+  }
+
+  /** A sub-agent's call or tool belongs under its `task` call's span; anything else under the run's. */
+  private parentOf(event: { parentToolCallId?: string }): Context {
+    const task = event.parentToolCallId === undefined ? undefined : this.tools.get(event.parentToolCallId);
+    return task ? trace.setSpan(this.runContext, task) : this.runContext;
   }
 
   private toolEnd(event: Ev<"tool_execution_end">): void {

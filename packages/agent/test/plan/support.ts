@@ -13,7 +13,14 @@ import {
   stream,
 } from "@tern/ai";
 import { z } from "zod";
-import type { AgentEvent, AgentTool, PlanStep } from "../../src/index.js";
+import {
+  type AgentEvent,
+  type AgentTool,
+  type AnyAgentTool,
+  type PlanStep,
+  taskTool,
+} from "../../src/index.js";
+import { echoTool } from "../helpers.js";
 
 export interface Cast {
   /** The model runs are configured with; requests are rerouted to the actor's own script. */
@@ -121,4 +128,17 @@ export function ofType<T extends AgentEvent["type"]>(events: AgentEvent[], type:
 
 export function stepEnds(events: AgentEvent[]): Record<string, string> {
   return Object.fromEntries(ofType(events, "plan_step_end").map((e) => [e.stepId, e.status]));
+}
+
+/**
+ * Scripts a one-step plan whose step "a" hands its work to a sub-agent (which calls `echo`), then
+ * an analysis that accepts and the answer "done". Returns the tools: `echo` and `task`.
+ */
+export function stepWithSubagent(actors: Cast): AnyAgentTool[] {
+  actors.planner.push(planReply(plan(["a", []])));
+  actors.step("a").push(call("task", { description: "look", prompt: "look it up" }), "A");
+  actors.loop.push(call("echo", { text: "x" }), "found x");
+  actors.analyzer.push(analysisReply(true, 1));
+  actors.synth.push("done");
+  return [echoTool(), taskTool({ model: actors.model, streamFn: actors.streamFn, tools: [echoTool()] })];
 }

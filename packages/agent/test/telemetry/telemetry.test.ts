@@ -1,6 +1,8 @@
 // The run's spans under a real OpenTelemetry SDK (in-memory exporter): the tree of a run with a
 // compaction, parallel tools and a failed model call; content off by default and on when asked;
-// every span ended on abort, on a consumer that stops reading, and on a denied tool call.
+// every span ended on abort, on a consumer that stops reading, and on a denied tool call; nested
+// runs (plan steps, sub-agents) inside their parent's one trace, under a global tracer provider
+// that would show any span they opened of their own.
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { createFaux, fauxToolCall } from "@tern/ai";
@@ -12,11 +14,12 @@ import {
   contextGuard,
   HookRegistry,
   runAgentLoop,
+  taskTool,
 } from "../../src/index.js";
 import { GEN_AI, TERN } from "../../src/telemetry/semconv.js";
 import { turns, user } from "../context/support.js";
 import { echoTool, sleep } from "../helpers.js";
-import { analysisReply, call, cast, plan, planReply } from "../plan/support.js";
+import { analysisReply, call, cast, plan, planReply, stepWithSubagent } from "../plan/support.js";
 import { childrenOf, memoryTracing, rootOf } from "./support.js";
 
 const noop = () => {};
@@ -323,6 +326,68 @@ describe("run telemetry", () => {
     expect(
       root.events.filter((e) => e.name === TERN.plan).map((e) => e.attributes?.["tern.plan.event"]),
     ).toEqual(["start", "step_end", "step_end"]);
+  });
+
+  it("a sub-agent joins its parent's trace: its calls and tools are children of the task call's span", async () => {
+    trace.setGlobalTracerProvider(tracing.provider);
+    try {
+      const faux = createFaux({
+        replies: [
+          { content: [fauxToolCall("task", { description: "look", prompt: "look it up" }, "call-task")] },
+          { content: [fauxToolCall("echo", { text: "x" }, "call-echo")] },
+          "found x",
+          "done",
+        ],
+      });
+      const tools = [echoTool(), taskTool({ model: faux.model, tools: [echoTool()] })];
+      const result = await runAgentLoop([user("go")], { messages: [], tools }, { model: faux.model }, noop);
+      expect(result.answer).toBe("done");
+      expect(tracing.open()).toEqual([]);
+      const spans = tracing.spans();
+      const root = rootOf(spans);
+      expect(spans.filter((span) => span.name.startsWith("invoke_agent"))).toEqual([root]);
+      const chat = `chat ${faux.model.id}`;
+      expect(childrenOf(spans, root).map((span) => span.name)).toEqual([chat, "execute_tool task", chat]);
+      const task = childrenOf(spans, root)[1]!;
+      expect(childrenOf(spans, task).map((span) => span.name)).toEqual([chat, "execute_tool echo", chat]);
+      expect(spans).toHaveLength(7);
+    } finally {
+      trace.disable();
+    }
+  });
+
+  it("a plan's steps and their sub-agents open no run span: one trace, nested under the plan's", async () => {
+    trace.setGlobalTracerProvider(tracing.provider);
+    try {
+      const actors = cast();
+      const tools = stepWithSubagent(actors);
+      const agent = new Agent({ model: actors.model, streamFn: actors.streamFn, strategy: "plan", tools });
+      const result = await agent.prompt("do a");
+      expect(result.answer).toBe("done");
+      expect(tracing.open()).toEqual([]);
+      const spans = tracing.spans();
+      const root = rootOf(spans);
+      expect(spans.filter((span) => span.name.startsWith("invoke_agent"))).toEqual([root]);
+      const children = childrenOf(spans, root);
+      expect(children.map((s) => s.attributes[TERN.purpose] ?? s.name)).toEqual([
+        "plan",
+        "step:a",
+        "execute_tool task",
+        "step:a",
+        "analyze",
+        "synthesis",
+      ]);
+      const task = children[2]!;
+      expect(task.attributes[TERN.stepId]).toBe("a");
+      expect(childrenOf(spans, task).map((s) => s.attributes[TERN.purpose] ?? s.name)).toEqual([
+        "step:a",
+        "execute_tool echo",
+        "step:a",
+      ]);
+      expect(spans).toHaveLength(children.length + 4);
+    } finally {
+      trace.disable();
+    }
   });
 
   it("ends the run's span as failed when the run crashes before agent_end", async () => {
