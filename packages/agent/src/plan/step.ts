@@ -11,6 +11,7 @@ import { runAgentLoop } from "../loop.js";
 import { userMessage } from "../messages.js";
 import type { AgentEvent, AgentStopReason } from "../types.js";
 import type { PlanEnv } from "./env.js";
+import { stepPurpose } from "./events.js";
 import { cap } from "./report.js";
 import type { ToolCache } from "./tool-cache.js";
 import { PLAN_DEFAULTS, type PlanRunConfig, type PlanStep, type StepOutcome } from "./types.js";
@@ -68,7 +69,7 @@ export async function runStep(
   }, timeoutMs);
   let turnLimit = false;
   const usage = emptyUsage();
-  const purpose = `step:${step.id}`;
+  const purpose = stepPurpose(step.id);
   try {
     const result = await runAgentLoop(
       [userMessage(stepPrompt(goal, step, dependencies, config.resultChars), env.now())],

@@ -314,7 +314,29 @@ describe("plan mode", () => {
     const lookup = {
       name: "lookup",
       description: "Looks up",
-      cacheable: true,
+      parameters: { type: "object", properties: { q: { type: "string" } } },
+      execute: () => `found ${++runs}`,
+    };
+    const { actors, run } = setup(cast(), {
+      tools: [lookup],
+      cacheableTools: (tool) => tool.name === "lookup",
+      concurrency: 1,
+    });
+    actors.planner.push(planReply(plan(["a", []], ["b", []])));
+    actors.step("a").push(call("lookup", { q: "x" }), "A");
+    actors.step("b").push(call("lookup", { q: "x" }), "B");
+    actors.analyzer.push(analysisReply(true, 1));
+    actors.synth.push("ok");
+    await run();
+    expect(runs).toBe(1);
+    expect(requestText(actors.step("b").requests[1] as never)).toContain("found 1");
+  });
+
+  it("caches no tool unless the plan's options name it", async () => {
+    let runs = 0;
+    const lookup = {
+      name: "lookup",
+      description: "Looks up",
       parameters: { type: "object", properties: { q: { type: "string" } } },
       execute: () => `found ${++runs}`,
     };
@@ -325,8 +347,8 @@ describe("plan mode", () => {
     actors.analyzer.push(analysisReply(true, 1));
     actors.synth.push("ok");
     await run();
-    expect(runs).toBe(1);
-    expect(requestText(actors.step("b").requests[1] as never)).toContain("found 1");
+    expect(runs).toBe(2);
+    expect(requestText(actors.step("b").requests[1] as never)).toContain("found 2");
   });
 
   it("passes on a step's sub-agents (task calls) with the step's id", async () => {
