@@ -17,12 +17,15 @@ export {
 export { defineTool } from "./define-tool.js";
 export { contextUpdateData } from "./event-data.js";
 export type { AgentEventStream } from "./event-stream.js";
+export { type AgentEventFamilies, type CoreAgentEvent, familyGuard, isCoreEvent } from "./events.js";
 export { parseFrontMatter } from "./front-matter.js";
 export { globMatcher } from "./glob.js";
 export { HookRegistry } from "./hooks.js";
 export { agentLoop, agentLoopContinue, runAgentLoop } from "./loop.js";
 export { assistantText, messageText, userMessage } from "./messages.js";
+export { type NestedPlace, NestedRuns } from "./nested-runs.js";
 export { planCheckpoint } from "./plan/checkpoint.js";
+export { isPlanEvent, type PlanEvent } from "./plan/events.js";
 export {
   isRunStrategy,
   MODEL_ROLES,
@@ -33,13 +36,16 @@ export {
   type RunStrategy,
   type StepStatus,
 } from "./plan/types.js";
+export { type AnswerEvent, isAnswerEvent } from "./policies/answer-events.js";
 export { answerSynthesis } from "./policies/answer-synthesis.js";
 export { interrupts } from "./policies/interrupts.js";
 export { type ReactOptions, reactPolicies } from "./policies/react.js";
+export { isTaskCompleteEvent, type TaskCompleteEvent } from "./policies/task-complete-events.js";
 export { catalog } from "./policies/tool-catalog.js";
 export { REQUEST_TOOLS_TOOL, TASK_COMPLETE_TOOL } from "./policies/tool-names.js";
 export { DEFAULT_MAX_SELECTED_TOOLS, toolSelection } from "./policies/tool-selection.js";
 export type { LoopPolicy } from "./policy.js";
+export { isSubagentEvent, type SubagentEvent } from "./subagents/events.js";
 export { type AgentProfile, parseAgentProfile } from "./subagents/profile.js";
 export { TASK_TOOL_NAME, type TaskToolOptions, taskTool } from "./subagents/task-tool.js";
 export { captureContentFromEnv, type TelemetryOptions } from "./telemetry/options.js";

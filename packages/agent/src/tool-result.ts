@@ -1,5 +1,5 @@
 import type { ToolResultMessage, UserContent } from "@tern/ai";
-import { artifactNote, readArtifact } from "./policies/artifacts.js";
+import { artifactNote, readArtifact } from "./artifacts.js";
 import type { AgentToolResult, Artifact, ToolOutcome } from "./types.js";
 
 const NO_OUTPUT = "(no output)";

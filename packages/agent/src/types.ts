@@ -1,15 +1,12 @@
-// Public contracts of @tern/agent: messages, tools, the loop's configuration, hooks and the
-// canonical event union. Everything the loop emits is plain data so servers and sessions can ship
-// and store it.
+// Public contracts of @tern/agent: messages, tools, the loop's configuration, run results and
+// hooks. The events the loop emits live in `events.ts`; everything here is plain data so servers
+// and sessions can ship and store it.
 
 import type {
-  AssistantEvent,
   AssistantMessage,
-  ErrorKind,
   JsonSchema,
   Message,
   Model,
-  RetryNotice,
   StreamFunction,
   StreamOptions,
   ThinkingLevel,
@@ -19,10 +16,21 @@ import type {
   UserMessage,
 } from "@tern/ai";
 import type { ZodType } from "zod";
+import type { AgentEvent } from "./events.js";
 import type { HookRegistry } from "./hooks.js";
-import type { PlanAnalysis, PlanStep, StepOutcome } from "./plan/types.js";
 import type { LoopPolicy } from "./policy.js";
 import type { TelemetryOptions } from "./telemetry/options.js";
+
+export type {
+  AgentEvent,
+  AgentEventSink,
+  AgentEventType,
+  CoreAgentEvent,
+  ErrorSource,
+  InjectKind,
+  ModelCallPurpose,
+  ToolBlock,
+} from "./events.js";
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -94,11 +102,6 @@ export interface AgentTool<TParams = Record<string, unknown>, TDetails = unknown
   parameters: ZodType<TParams> | JsonSchema;
   /** "sequential" makes the whole batch it is in run one call at a time. */
   executionMode?: ToolExecutionMode;
-  /**
-   * Plan mode runs a call with the same arguments once per plan and hands every step that repeats
-   * it the first successful result. Only for tools whose answer does not change within a plan.
-   */
-  cacheable?: boolean;
   /** Repairs raw model arguments before validation (renamed fields, legacy shapes). */
   prepareArguments?(args: Record<string, unknown>): MaybePromise<Record<string, unknown>>;
   execute(
@@ -230,177 +233,6 @@ export interface AgentRunResult {
   /** Set by a policy that ended the run for a named reason (`PROMPT_TOO_LARGE`). */
   errorKind?: string;
 }
-
-// ---------------------------------------------------------------- events
-
-export type InjectKind =
-  | "steering"
-  | "follow_up"
-  | "interrupt"
-  | "reflection"
-  | "cycle_warning"
-  | "completion_check"
-  | "nudge"
-  /** JSON mode asks the model to resend an unparsable reply. */
-  | "reformat";
-
-/** "turn" for loop turns; auxiliary calls name their job ("compaction", "tool_selection", "synthesis", ...). */
-export type ModelCallPurpose = "turn" | (string & {});
-
-export type SubagentStatus = "done" | "failed" | "aborted";
-
-export type PlanReplanReason = "low_confidence" | "user_message";
-
-export type ToolBlock = "denied" | "terminated";
-
-export type ErrorSource = "hook" | "loop" | "listener" | "policy";
-
-export type AgentEvent =
-  | { type: "agent_start"; runId: string; timestamp: number }
-  | { type: "turn_start"; turn: number; timestamp: number }
-  /** `parentToolCallId` (here and on tool and retry events): made by the sub-agent of that `task` call. */
-  | {
-      type: "model_call_start";
-      callId: string;
-      purpose: ModelCallPurpose;
-      model: string;
-      provider: string;
-      timestamp: number;
-      parentToolCallId?: string;
-    }
-  | {
-      type: "model_call_end";
-      callId: string;
-      purpose: ModelCallPurpose;
-      model: string;
-      provider: string;
-      usage: Usage;
-      durationMs: number;
-      stopReason: AssistantMessage["stopReason"];
-      errorMessage?: string;
-      errorKind?: ErrorKind;
-      parentToolCallId?: string;
-    }
-  /** A model call failed before any output and will be tried again after `delayMs`. */
-  | ({
-      type: "model_retry";
-      callId: string;
-      purpose: ModelCallPurpose;
-      model: string;
-      provider: string;
-      parentToolCallId?: string;
-    } & RetryNotice)
-  | { type: "message_start"; message: AgentMessage }
-  /** `message` is the live partial (the same object every update): copy it if you keep it. */
-  | { type: "message_update"; message: AssistantMessage; assistantEvent: AssistantEvent }
-  | { type: "message_end"; message: AgentMessage }
-  /** `prepareNextTurn` changed the run's context; only changed fields are present. */
-  | {
-      type: "context_update";
-      messages?: AgentMessage[];
-      model?: Model;
-      thinkingLevel?: ThinkingLevel;
-      systemPrompt?: string;
-      tools?: AnyAgentTool[];
-    }
-  /** `stepId` (plan mode): the step whose run made the call; steps run in parallel. */
-  | {
-      type: "tool_execution_start";
-      toolCallId: string;
-      toolName: string;
-      args: Record<string, unknown>;
-      stepId?: string;
-      parentToolCallId?: string;
-    }
-  | {
-      type: "tool_execution_update";
-      toolCallId: string;
-      toolName: string;
-      args: Record<string, unknown>;
-      partialResult: ToolOutcome;
-      stepId?: string;
-      parentToolCallId?: string;
-    }
-  | {
-      type: "tool_execution_end";
-      toolCallId: string;
-      toolName: string;
-      result: ToolOutcome;
-      isError: boolean;
-      durationMs: number;
-      stepId?: string;
-      /** A PreToolUse hook (a permission policy) denied the call, or denied it and ended the run. */
-      blocked?: ToolBlock;
-      parentToolCallId?: string;
-    }
-  | { type: "turn_end"; turn: number; message: AssistantMessage; toolResults: ToolResultMessage[] }
-  | { type: "phase"; phase: string; detail?: Record<string, unknown> }
-  | { type: "compaction_start"; reason: string; tokensBefore: number; messagesBefore: number }
-  | {
-      type: "compaction_end";
-      reason: string;
-      tokensBefore: number;
-      tokensAfter: number;
-      messagesBefore: number;
-      messagesKept: number;
-      errorMessage?: string;
-    }
-  | { type: "inject"; kind: InjectKind; content: string; message?: AgentMessage }
-  | { type: "answer_start" }
-  | { type: "answer_delta"; delta: string }
-  /** `error`: the synthesis failed and `answer` is the loop's own last text instead. */
-  | { type: "answer_end"; answer: string; error?: string }
-  | { type: "task_complete"; summary: string }
-  /** Plan mode (`plan/`): a round's validated plan, before its steps run. */
-  | { type: "plan_start"; round: number; goal: string; steps: PlanStep[]; timestamp: number }
-  | { type: "plan_step_start"; round: number; stepId: string; task: string; model: string; timestamp: number }
-  /** A step's end: `status` done, failed, skipped (a dependency failed) or aborted; usage is the step's own. */
-  | ({ type: "plan_step_end"; round: number; stepId: string } & Omit<StepOutcome, "id">)
-  | ({ type: "plan_analysis"; round: number } & PlanAnalysis)
-  /**
-   * A `task` call started a sub-agent (`parentToolCallId` is that call; `depth` 1 for the run's own
-   * sub-agents). `stepId` (plan mode): the step whose run made the call.
-   */
-  | {
-      type: "subagent_start";
-      parentToolCallId: string;
-      agent: string;
-      task: string;
-      model: string;
-      depth: number;
-      timestamp: number;
-      stepId?: string;
-    }
-  /** The sub-agent ended; `usage` is its own (already counted in the run's total through its model calls). */
-  | {
-      type: "subagent_end";
-      parentToolCallId: string;
-      agent: string;
-      status: SubagentStatus;
-      answer: string;
-      error?: string;
-      turns: number;
-      usage: Usage;
-      durationMs: number;
-      stepId?: string;
-    }
-  /** Another round starts: the analysis fell short, or the user sent a message during the plan. */
-  | { type: "plan_replan"; round: number; reason: PlanReplanReason; message?: string }
-  | {
-      type: "error";
-      source: ErrorSource;
-      message: string;
-      /** For hook errors: which hook event and hook. */
-      hookEvent?: HookEventName;
-      hookName?: string;
-      toolCallId?: string;
-    }
-  | ({ type: "agent_end" } & AgentRunResult);
-
-export type AgentEventType = AgentEvent["type"];
-
-/** Receives events; a returned promise is awaited before the loop goes on. */
-export type AgentEventSink = (event: AgentEvent) => void | Promise<void>;
 
 // ---------------------------------------------------------------- hooks
 

@@ -70,7 +70,7 @@ export async function planRun(
     const maxRounds = config.maxRounds ?? PLAN_DEFAULTS.maxRounds;
     const replanBelow = config.replanBelow ?? PLAN_DEFAULTS.replanBelow;
     const rounds: PlanRound[] = [...(config.resume?.rounds ?? [])];
-    const cache = new ToolCache();
+    const cache = new ToolCache(config.cacheableTools);
     let resumed = config.resume?.current;
     let round = resumed?.round ?? (rounds.at(-1)?.round ?? 0) + 1;
     const userMessages: string[] = [];

@@ -11,6 +11,7 @@ import { runNestedLoop } from "../loop.js";
 import { userMessage } from "../messages.js";
 import type { AgentEvent, AgentStopReason } from "../types.js";
 import type { PlanEnv } from "./env.js";
+import { stepPurpose } from "./events.js";
 import { cap } from "./report.js";
 import type { ToolCache } from "./tool-cache.js";
 import { PLAN_DEFAULTS, type PlanRunConfig, type PlanStep, type StepOutcome } from "./types.js";
@@ -67,7 +68,7 @@ export async function runStep(
     controller.abort();
   }, timeoutMs);
   let turnLimit = false;
-  const purpose = `step:${step.id}`;
+  const purpose = stepPurpose(step.id);
   try {
     const result = await runNestedLoop(
       [userMessage(stepPrompt(goal, step, dependencies, config.resultChars), env.now())],

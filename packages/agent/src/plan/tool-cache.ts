@@ -1,5 +1,5 @@
-// Cacheable tools (`AgentTool.cacheable`) run once per plan for the same arguments: parallel
-// steps often look up the same thing. A call in flight is shared; a failed call (error result or
+// Cacheable tools (`PlanOptions.cacheableTools` says which) run once per plan for the same
+// arguments: parallel steps often look up the same thing. A call in flight is shared; a failed call (error result or
 // throw) is forgotten so a later step can try again. Each step gets its own wrapped copies.
 
 import { canonicalJson } from "../policies/cycle-detection.js";
@@ -7,12 +7,17 @@ import type { AnyAgentTool } from "../types.js";
 
 type Returned = Awaited<ReturnType<AnyAgentTool["execute"]>>;
 
+/** No tool is cached unless the plan's options name it. */
+export const NO_CACHEABLE_TOOLS = (_tool: AnyAgentTool): boolean => false;
+
 export class ToolCache {
   private readonly results = new Map<string, Promise<Returned>>();
 
+  constructor(private readonly cacheable: (tool: AnyAgentTool) => boolean = NO_CACHEABLE_TOOLS) {}
+
   /** A copy of each tool for one step; cacheable ones share this plan's results. */
   toolsForStep(tools: readonly AnyAgentTool[]): AnyAgentTool[] {
-    return tools.map((tool) => (tool.cacheable ? this.wrap(tool) : { ...tool }));
+    return tools.map((tool) => (this.cacheable(tool) ? this.wrap(tool) : { ...tool }));
   }
 
   private wrap(tool: AnyAgentTool): AnyAgentTool {

@@ -86,6 +86,11 @@ export interface PlanOptions {
   roles?: Partial<Record<ModelRole, Model>>;
   /** The model that plans, analyses and routes. Default: the run's model. */
   plannerModel?: Model;
+  /**
+   * Tools whose answer does not change within a plan: a call with the same arguments runs once
+   * per plan and every step that repeats it gets the first successful result. Default: none.
+   */
+  cacheableTools?: (tool: AnyAgentTool) => boolean;
 }
 
 /** Everything a plan run needs: the options above plus the loop's own parts, shared by every step. */

@@ -15,7 +15,8 @@ import { userMessage } from "../messages.js";
 // A sub-agent passes on what a plan step does: model calls, tools, errors and deeper sub-agents.
 import { FORWARDED } from "../plan/step.js";
 import type { LoopPolicy } from "../policy.js";
-import type { AgentEvent, AgentStopReason, AgentTool, AnyAgentTool, SubagentStatus } from "../types.js";
+import type { AgentEvent, AgentStopReason, AgentTool, AnyAgentTool } from "../types.js";
+import type { SubagentStatus } from "./events.js";
 import type { AgentProfile } from "./profile.js";
 
 export const TASK_TOOL_NAME = "task";

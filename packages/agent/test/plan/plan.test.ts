@@ -15,6 +15,28 @@ import {
   waitTool,
 } from "./support.js";
 
+/** A `lookup` tool that answers with how often it ran. */
+function countingLookup() {
+  let count = 0;
+  return {
+    name: "lookup",
+    description: "Looks up",
+    parameters: { type: "object", properties: { q: { type: "string" } } },
+    execute: () => `found ${++count}`,
+    runs: () => count,
+  };
+}
+
+/** Two independent steps that each call `lookup` with the same arguments. */
+async function lookupTwice(actors: ReturnType<typeof cast>, run: () => Promise<unknown>) {
+  actors.planner.push(planReply(plan(["a", []], ["b", []])));
+  actors.step("a").push(call("lookup", { q: "x" }), "A");
+  actors.step("b").push(call("lookup", { q: "x" }), "B");
+  actors.analyzer.push(analysisReply(true, 1));
+  actors.synth.push("ok");
+  await run();
+}
+
 function setup(actors = cast(), extra: Partial<PlanRunConfig> = {}) {
   const events: AgentEvent[] = [];
   const config: PlanRunConfig = {
@@ -310,23 +332,23 @@ describe("plan mode", () => {
   });
 
   it("runs a cacheable tool once per plan for the same arguments", async () => {
-    let runs = 0;
-    const lookup = {
-      name: "lookup",
-      description: "Looks up",
-      cacheable: true,
-      parameters: { type: "object", properties: { q: { type: "string" } } },
-      execute: () => `found ${++runs}`,
-    };
-    const { actors, run } = setup(cast(), { tools: [lookup], concurrency: 1 });
-    actors.planner.push(planReply(plan(["a", []], ["b", []])));
-    actors.step("a").push(call("lookup", { q: "x" }), "A");
-    actors.step("b").push(call("lookup", { q: "x" }), "B");
-    actors.analyzer.push(analysisReply(true, 1));
-    actors.synth.push("ok");
-    await run();
-    expect(runs).toBe(1);
+    const lookup = countingLookup();
+    const { actors, run } = setup(cast(), {
+      tools: [lookup],
+      cacheableTools: (tool) => tool.name === "lookup",
+      concurrency: 1,
+    });
+    await lookupTwice(actors, run);
+    expect(lookup.runs()).toBe(1);
     expect(requestText(actors.step("b").requests[1] as never)).toContain("found 1");
+  });
+
+  it("caches no tool unless the plan's options name it", async () => {
+    const lookup = countingLookup();
+    const { actors, run } = setup(cast(), { tools: [lookup], concurrency: 1 });
+    await lookupTwice(actors, run);
+    expect(lookup.runs()).toBe(2);
+    expect(requestText(actors.step("b").requests[1] as never)).toContain("found 2");
   });
 
   it("passes on a step's sub-agents (task calls) with the step's id", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { artifactOf } from "../../src/artifacts.js";
 import type { AgentTool } from "../../src/index.js";
-import { artifactOf } from "../../src/policies/artifacts.js";
 import { textOf } from "../helpers.js";
 import { afterLastReply, fauxFor, MODES, ofType, replies, run } from "./support.js";
 

@@ -5,7 +5,13 @@
 // so an editor sees a loaded session as it saw it live.
 import { resolve } from "node:path";
 import type { PlanEntry, SessionUpdate, ToolCallContent, ToolKind } from "@agentclientprotocol/sdk";
-import { type AgentEvent, type AgentMessage, type AgentToolResult, messageText } from "@tern/agent";
+import {
+  type AgentEvent,
+  type AgentMessage,
+  type AgentToolResult,
+  messageText,
+  NestedRuns,
+} from "@tern/agent";
 import type { Model } from "@tern/ai";
 import { describeCall } from "../render/tool-lines.js";
 
@@ -98,6 +104,7 @@ function todoPlan(args: Record<string, unknown>): SessionUpdate | undefined {
 export function agentUpdates(root: string, model: Model): (event: AgentEvent) => SessionUpdate[] {
   const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
   const steps = new Map<string, PlanEntry>();
+  const nesting = new NestedRuns();
   // Copies: an update may be serialized after the next event changed a step.
   const plan = (): SessionUpdate => ({
     sessionUpdate: "plan",
@@ -105,7 +112,7 @@ export function agentUpdates(root: string, model: Model): (event: AgentEvent) =>
   });
   return (event) => {
     // A sub-agent's own tool calls belong to its `task` call, not to the editor's list.
-    if ("parentToolCallId" in event && event.parentToolCallId !== undefined) return [];
+    if (nesting.place(event).parentToolCallId !== undefined) return [];
     switch (event.type) {
       case "message_update": {
         const delta = event.assistantEvent;

@@ -1,9 +1,9 @@
 // Sub-agents, collapsed: their model calls and tool executions (events with `parentToolCallId`)
 // are not drawn one by one. While they run, the status line holds one entry per sub-agent with
 // its progress ("explorer: turn 2 · 3 tools · read src/a.ts"); when one ends, one line sums it up.
-// Deeper sub-agents count toward the top-level sub-agent they run under.
+// Deeper sub-agents count toward the top-level sub-agent they run under (`NestedRuns` says which).
 
-import type { AgentEvent } from "@tern/agent";
+import { type AgentEvent, NestedRuns } from "@tern/agent";
 import { formatDuration, formatTokens, oneLine, plural } from "./format.js";
 import type { Style } from "./style.js";
 import { describeCall } from "./tool-lines.js";
@@ -19,8 +19,7 @@ interface Running {
 export class SubagentLines {
   /** Top-level sub-agents by the id of the `task` call that started them. */
   private readonly running = new Map<string, Running>();
-  /** Tool call id → the call it runs under, to find a deep event's top-level sub-agent. */
-  private readonly owner = new Map<string, string>();
+  private readonly nesting = new NestedRuns();
 
   constructor(
     private readonly style: Style,
@@ -28,12 +27,12 @@ export class SubagentLines {
     private readonly status: (text: string | undefined) => void,
   ) {}
 
-  /** True when the event belongs to a sub-agent and was handled here. */
+  /** True when the event belongs to a sub-agent and was handled here. Feed it every event. */
   handle(event: AgentEvent): boolean {
+    const place = this.nesting.place(event);
     if (event.type === "subagent_start") {
-      const root = this.root(event.parentToolCallId);
-      if (root === event.parentToolCallId)
-        this.running.set(root, {
+      if (place.rootToolCallId === event.parentToolCallId)
+        this.running.set(event.parentToolCallId, {
           agent: event.agent,
           task: event.task,
           turns: 0,
@@ -60,32 +59,22 @@ export class SubagentLines {
       this.show();
       return true;
     }
-    const parent = "parentToolCallId" in event ? event.parentToolCallId : undefined;
-    if (parent === undefined) {
+    if (place.rootToolCallId === undefined) {
       // An aborted run drops its sub-agents' late events: the task call's own end closes them.
       if (event.type === "tool_execution_end" && this.running.delete(event.toolCallId)) this.show();
       if (event.type === "agent_end") this.running.clear();
       return false;
     }
-    const entry = this.running.get(this.root(parent));
-    if (event.type === "tool_execution_start") {
-      this.owner.set(event.toolCallId, parent);
-      if (entry) {
-        entry.tools++;
-        entry.doing = oneLine(describeCall(event.toolName, event.args), 50);
-      }
+    const entry = this.running.get(place.rootToolCallId);
+    if (event.type === "tool_execution_start" && entry) {
+      entry.tools++;
+      entry.doing = oneLine(describeCall(event.toolName, event.args), 50);
     } else if (event.type === "model_call_start" && entry) {
       if (event.purpose === "turn") entry.turns++;
       entry.doing = "thinking";
-    } else if (event.type === "tool_execution_end") this.owner.delete(event.toolCallId);
+    }
     this.show();
     return true;
-  }
-
-  private root(callId: string): string {
-    let id = callId;
-    for (let up = this.owner.get(id); up !== undefined; up = this.owner.get(id)) id = up;
-    return id;
   }
 
   private show(): void {

@@ -2,7 +2,7 @@
 // `fork ID ENTRY` can point at one) and `tern sessions export --format md` (markdown). User
 // messages the agent's policies injected (a reflection, a cycle warning, …) are labelled as what
 // they are, from the inject events of the session's event log; the person's own words are "you".
-import type { InjectKind, ToolOutcome } from "@tern/agent";
+import { type InjectKind, isPlanEvent, type PlanEvent, type ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage, Usage } from "@tern/ai";
 import type { Session, SessionEntry } from "@tern/session";
 import { formatCost, formatTokens, oneLine, plural } from "../render/format.js";
@@ -47,15 +47,6 @@ export function injectedKinds(session: Session): Map<Message, InjectKind> {
   return kinds;
 }
 
-type PlanEvent = Parameters<PlanTable["handle"]>[0];
-const PLAN_EVENTS = new Set([
-  "plan_start",
-  "plan_step_start",
-  "plan_step_end",
-  "plan_analysis",
-  "plan_replan",
-]);
-
 /**
  * Each plan's events by the prompt that started it (a resumed plan's go with the same prompt), so
  * a transcript replays the plan under the question: rounds, steps, their ends and analyses.
@@ -66,9 +57,9 @@ function plansByPrompt(session: Session): Map<Message, PlanEvent[]> {
   for (const { event } of session.eventsAfter(0)) {
     if (event.type === "message_end" && (event.message as Message).role === "user")
       prompt = event.message as Message;
-    else if (PLAN_EVENTS.has(event.type) && prompt) {
+    else if (isPlanEvent(event) && prompt) {
       const list = plans.get(prompt) ?? [];
-      list.push(event as unknown as PlanEvent);
+      list.push(event);
       plans.set(prompt, list);
     }
   }

@@ -30,7 +30,13 @@
 //                                permission.requested / permission.completed /
 //                                external_tool.requested / external_tool.completed
 
-import type { AgentEvent, InjectKind, ToolOutcome } from "@tern/agent";
+import {
+  type AgentEvent,
+  type InjectKind,
+  type NestedPlace,
+  NestedRuns,
+  type ToolOutcome,
+} from "@tern/agent";
 import type { AssistantMessage, UserMessage } from "@tern/ai";
 import type { ServerEvent, SessionServerEvent } from "../types.js";
 import { SERVER_VERSION } from "../version.js";
@@ -55,15 +61,16 @@ export class CopilotMapper {
   private answers = 0;
   /** In a plan run the answer arrives as answer_* events; the closing assistant message repeats it. */
   private planRun = false;
-  /** Each plan step's current round, so its tool calls name their sub-agent. */
-  private readonly stepRounds = new Map<string, number>();
+  /** Where each event sits: a plan step's tool calls name the step's sub-agent. */
+  private readonly nesting = new NestedRuns();
 
   constructor(private readonly sessionId: string) {}
 
   map(event: ServerEvent): CopilotEventBody[] {
+    const place = this.nesting.place(event);
     switch (event.type) {
       case "model_call_start":
-        if (event.parentToolCallId !== undefined) return [];
+        if (place.parentToolCallId !== undefined) return [];
         this.callId = event.callId;
         return [body("assistant.turn_start", { turnId: event.callId, model: event.model })];
       case "model_call_end": {
@@ -76,9 +83,9 @@ export class CopilotMapper {
           cacheWriteTokens: event.usage.cacheWrite,
           cost: event.usage.cost.total,
           duration: event.durationMs,
-          ...(event.parentToolCallId !== undefined ? { parentToolCallId: event.parentToolCallId } : {}),
+          ...(place.parentToolCallId !== undefined ? { parentToolCallId: place.parentToolCallId } : {}),
         });
-        if (event.parentToolCallId !== undefined) return [usage];
+        if (place.parentToolCallId !== undefined) return [usage];
         return [usage, body("assistant.turn_end", { turnId: event.callId, model: event.model })];
       }
       case "subagent_start":
@@ -130,7 +137,7 @@ export class CopilotMapper {
             toolName: event.toolName,
             arguments: event.args,
             ...this.turn(),
-            ...this.parent(event.stepId, event.parentToolCallId),
+            ...parent(place),
           }),
         ];
       case "tool_execution_update":
@@ -141,7 +148,7 @@ export class CopilotMapper {
           }),
         ];
       case "tool_execution_end":
-        return [this.toolEnd(event), ...todoInfo(event)];
+        return [this.toolEnd(event, place), ...todoInfo(event)];
       case "answer_start":
         this.answerId = `${this.callId ?? this.sessionId}-answer-${++this.answers}`;
         return [];
@@ -178,7 +185,6 @@ export class CopilotMapper {
           }),
         ];
       case "plan_step_start":
-        this.stepRounds.set(event.stepId, event.round);
         return [
           body("subagent.started", {
             ...stepAgent(event.round, event.stepId),
@@ -272,13 +278,6 @@ export class CopilotMapper {
     return out;
   }
 
-  /** A plan step's tool call belongs to the step's sub-agent (`parentToolCallId`). */
-  private parent(stepId: string | undefined, parentToolCallId?: string): { parentToolCallId?: string } {
-    if (parentToolCallId !== undefined) return { parentToolCallId };
-    const round = stepId === undefined ? undefined : this.stepRounds.get(stepId);
-    return round === undefined ? {} : { parentToolCallId: stepAgent(round, stepId as string).toolCallId };
-  }
-
   private stepEnd(event: Of<"plan_step_end">): CopilotEventBody {
     const agent = stepAgent(event.round, event.stepId);
     if (event.status === "done") {
@@ -295,14 +294,14 @@ export class CopilotMapper {
     });
   }
 
-  private toolEnd(event: Of<"tool_execution_end">): CopilotEventBody {
+  private toolEnd(event: Of<"tool_execution_end">, place: NestedPlace): CopilotEventBody {
     const text = outcomeText(event.result);
     const data: Record<string, unknown> = {
       toolCallId: event.toolCallId,
       success: !event.isError,
       result: { content: text },
       ...this.turn(),
-      ...this.parent(event.stepId, event.parentToolCallId),
+      ...parent(place),
     };
     if (event.isError) data.error = { message: text };
     return body("tool.execution_complete", data);
@@ -323,7 +322,6 @@ export class CopilotMapper {
   private runEnd(event: Of<"agent_end">): CopilotEventBody[] {
     this.callId = undefined;
     this.planRun = false;
-    this.stepRounds.clear();
     if (event.stopReason === "aborted") return [body("abort", { reason: "user_initiated" })];
     if (event.stopReason !== "error") return [];
     return [
@@ -460,6 +458,13 @@ function stepAgent(round: number, stepId: string) {
     agentName: `step:${stepId}`,
     agentDisplayName: `Step ${stepId}`,
   };
+}
+
+/** A tool call's sub-agent: the `task` call's, or a plan step's (`parentToolCallId`). */
+function parent(place: NestedPlace): { parentToolCallId?: string } {
+  if (place.parentToolCallId !== undefined) return { parentToolCallId: place.parentToolCallId };
+  if (place.stepId === undefined || place.round === undefined) return {};
+  return { parentToolCallId: stepAgent(place.round, place.stepId).toolCallId };
 }
 
 /** "Model call failed (429 rate_limit: slow down); retrying in 1.5 s, attempt 2 of 4". */

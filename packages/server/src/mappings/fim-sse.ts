@@ -39,7 +39,7 @@
 // (answer_start/delta/end); otherwise the loop's final text is sent as one delta at the run's end,
 // since only then is it known to be the answer. State lives in one mapper per run.
 
-import { type AgentEvent, assistantText, type ToolOutcome } from "@tern/agent";
+import { type AgentEvent, assistantText, type NestedPlace, NestedRuns, type ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
@@ -97,8 +97,10 @@ export class FimMapper {
   private readonly stepResults = new Map<string, Record<string, unknown>>();
   /** A plan run has no loop turns: its closing assistant message is the answer, not a thinking step. */
   private planRun = false;
+  private readonly nesting = new NestedRuns();
 
   map(event: ServerEvent): SseFrame[] {
+    const place = this.nesting.place(event);
     switch (event.type) {
       case "agent_start":
         this.reset();
@@ -116,13 +118,13 @@ export class FimMapper {
         this.toolArgs.set(event.toolCallId, event.args);
         return [
           step({
-            ...this.iterationFields(event.toolCallId, event.toolName, event.args, event.stepId),
-            ...parentField(event.parentToolCallId),
+            ...this.iterationFields(event.toolCallId, event.toolName, event.args, place.stepId),
+            ...parentField(place.parentToolCallId),
             status: "start",
           }),
         ];
       case "tool_execution_end":
-        return [this.toolEnd(event), ...todoFrame(event)];
+        return [this.toolEnd(event, place), ...todoFrame(event)];
       case "subagent_start":
         return [
           {
@@ -134,7 +136,7 @@ export class FimMapper {
               task: event.task,
               model: event.model,
               depth: event.depth,
-              ...stepField(event.stepId),
+              ...stepField(place.stepId),
             },
           },
         ];
@@ -151,7 +153,7 @@ export class FimMapper {
               turns: event.turns,
               duration_ms: event.durationMs,
               usage: event.usage,
-              ...stepField(event.stepId),
+              ...stepField(place.stepId),
             },
           },
         ];
@@ -313,12 +315,12 @@ export class FimMapper {
     };
   }
 
-  private toolEnd(event: Of<"tool_execution_end">): SseFrame {
+  private toolEnd(event: Of<"tool_execution_end">, place: NestedPlace): SseFrame {
     const text = outcomeText(event.result);
     const args = this.toolArgs.get(event.toolCallId) ?? {};
     return step({
-      ...this.iterationFields(event.toolCallId, event.toolName, args, event.stepId),
-      ...parentField(event.parentToolCallId),
+      ...this.iterationFields(event.toolCallId, event.toolName, args, place.stepId),
+      ...parentField(place.parentToolCallId),
       status: "done",
       observation: event.isError ? null : text,
       error: event.isError ? text : null,

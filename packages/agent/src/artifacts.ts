@@ -3,7 +3,7 @@
 // it does not spend tokens echoing the document back.
 
 import type { ToolResultMessage } from "@tern/ai";
-import type { AgentMessage, Artifact } from "../types.js";
+import type { AgentMessage, Artifact } from "./types.js";
 
 const KINDS: ReadonlySet<string> = new Set(["html", "markdown"]);
 
