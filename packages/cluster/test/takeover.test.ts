@@ -45,7 +45,15 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
     "every run completes exactly once through kills, and the other node streams every event once",
     async () => {
       const fronts = await Promise.all(Array.from({ length: FRONTS }, () => cluster.nodes.spawn("front")));
-      const workers = await Promise.all(Array.from({ length: WORKERS }, () => cluster.nodes.spawn("worker")));
+      // Promises: a replacement starts while the next runs are submitted, and is awaited at the
+      // next kill (or at the end), so no run waits for a worker process to boot.
+      const spawnWorker = () => {
+        const started = cluster.nodes.spawn("worker");
+        started.catch(() => {}); // a failed start is reported where it is awaited
+        return started;
+      };
+      const workers = Array.from({ length: WORKERS }, spawnWorker);
+      await Promise.all(workers);
       const stop = new AbortController();
       const store: SessionStore =
         storeKind === "pg"
@@ -70,15 +78,17 @@ describe.each(["file", "pg"] as const)("on the %s session store", (storeKind) =>
           await new Promise((resolve) => setTimeout(resolve, Math.random() * KILL_JITTER_MS));
           // The worker holding a random run in flight, so the kill lands mid-run; any worker else.
           const holder = await holderOfRandomRun(db, store, cluster.home, storeKind);
-          const found = workers.findIndex((worker) => worker.child.pid === holder);
+          const live = await Promise.all(workers);
+          const found = live.findIndex((worker) => worker.child.pid === holder);
           const index = found >= 0 ? found : Math.floor(Math.random() * workers.length);
           if (found >= 0) midRunKills++;
-          workers[index]!.child.kill("SIGKILL");
+          live[index]!.child.kill("SIGKILL");
           kills++;
-          workers[index] = await cluster.nodes.spawn("worker");
+          workers[index] = spawnWorker();
         }
       }
       expect(kills).toBeGreaterThanOrEqual(KILLS);
+      await Promise.all(workers);
 
       onTestFailed(() => console.log(`stuck at: ${progress}`));
       for (const run of runs) {

@@ -55,6 +55,11 @@ export interface BashOptions {
   env?: NodeJS.ProcessEnv;
   /** Shell binary. Default "/bin/bash". */
   shell?: string;
+  /**
+   * Starts a command's time limit: calls `expire` once `ms` have passed and returns what cancels
+   * it. Default: `setTimeout`. A test passes its own to decide when a limit runs out.
+   */
+  startTimer?: (ms: number, expire: () => void) => () => void;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,10 +55,29 @@ describe("bash", () => {
   });
 
   it("kills the command at its timeout", async () => {
-    const ws = await workspace();
-    // The sleep outlasts the test's timeout, so only the kill lets this finish; 2 s leaves a busy
-    // machine ample time to print "begun" first.
-    const result = await ws.call("bash", { command: "echo begun; sleep 120", timeout: 2 });
+    // The limit runs out when the test says: once the command has printed "begun" (the marker
+    // file comes after it), however slow the machine. The sleep outlasts the test's timeout, so
+    // only the kill lets this finish.
+    let limit: number | undefined;
+    const ws = await workspace(
+      {},
+      {
+        bash: {
+          startTimer: (ms, expire) => {
+            limit = ms;
+            let cancelled = false;
+            void waitFor(() => cancelled || existsSync(path.join(ws.root, "began")) || undefined)
+              .then(() => cancelled || expire())
+              .catch(() => {}); // never began: the test's timeout reports the hang
+            return () => {
+              cancelled = true;
+            };
+          },
+        },
+      },
+    );
+    const result = await ws.call("bash", { command: "echo begun; : > began; sleep 120", timeout: 2 });
+    expect(limit).toBe(2000);
     expect(result.isError).toBe(true);
     expect(result.text).toBe("begun\n\nThe command timed out after 2 s and was killed.");
     expect(result.details).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGKILL" });

@@ -24,6 +24,8 @@ const BASE_PARENT = "/var/tmp";
 const CONTENT = "keep\n";
 /** Hang ceiling per form (two bash calls): generous, as the table grows and the machine may be loaded. */
 const FORM_CEILING_MS = 5_000;
+/** Forms in flight at once: bash processes mostly wait on bubblewrap's namespace set-up. */
+const FORMS_AT_ONCE = 4;
 
 function loadForms(): { kind: string; command: string }[] {
   const tables: AttackTable[] = [
@@ -57,6 +59,15 @@ async function damage(dir: string, names: string[]): Promise<string[]> {
     if (!present.has(name) || (await readFile(path.join(dir, name), "utf8")) !== CONTENT) damaged.push(name);
   }
   return damaged;
+}
+
+/** Calls `each` on every item, at most `limit` at a time. */
+async function eachAtOnce<T>(items: Iterable<T>, limit: number, each: (item: T) => Promise<void>) {
+  const queue = [...items];
+  const lane = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await each(item);
+  };
+  await Promise.all(Array.from({ length: limit }, lane));
 }
 
 const run = (tools: AnyBuiltinTool[], dir: string, command: string) =>
@@ -106,17 +117,18 @@ describe.skipIf(SANDBOX_SKIP_REASON !== undefined)(
         const held: string[] = [];
         const broken: string[] = [];
         const deletedWithoutSandbox: string[] = [];
-        for (const [index, form] of FORMS.entries()) {
+        // Several forms at once: each has its own directories and its own bash processes, and
+        // every form stays inside its directory, so no outcome depends on another form.
+        await eachAtOnce(FORMS.entries(), FORMS_AT_ONCE, async ([index, form]) => {
           const names = targets(form.command);
           const inside = path.join(base, "sandboxed", String(index));
           const control = path.join(base, "control", String(index));
           await prepare(inside, names);
           await prepare(control, names);
-          await run(sandboxed, inside, form.command);
-          await run(unconfined, control, form.command);
+          await Promise.all([run(sandboxed, inside, form.command), run(unconfined, control, form.command)]);
           ((await damage(inside, names)).length === 0 ? held : broken).push(form.command);
           if ((await damage(control, names)).length > 0) deletedWithoutSandbox.push(form.command);
-        }
+        });
         console.log(
           `sandbox attack table: ${held.length} of ${FORMS.length} forms held; ` +
             `${deletedWithoutSandbox.length} of them delete or move the file without the sandbox`,

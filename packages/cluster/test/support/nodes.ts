@@ -10,8 +10,14 @@ import { type Frame, parseSse } from "../../../server/test/support/sse.js";
 import { spawnTs } from "../../../session/test/support/spawn.js";
 
 const CHILD = "packages/cluster/test/support/node-child.ts";
-/** An SSE reader's pause before reconnecting (EventSource's default is of this order). */
+/** An SSE reader's pause before reconnecting (EventSource's default is of this order)... */
 const RECONNECT_MS = 200;
+/**
+ * ...doubled after each stream that brought nothing, up to this: a stream ends at once while its
+ * session is idle, and thirty idle readers reconnecting five times a second kept the serve nodes
+ * busy on a 2-core machine. A reader still catches up from its Last-Event-ID.
+ */
+const IDLE_RECONNECT_MS = 3200;
 
 export interface NodeSetup {
   pgUrl: string;
@@ -153,13 +159,15 @@ export interface Seen {
  */
 export function watch(baseUrl: string, sessionId: string, signal: AbortSignal): Seen {
   const seen: Seen = { ids: [], types: [], frames: [] };
-  const read = async (request: AbortSignal) => {
+  /** Resolves with how many frames the stream brought. */
+  const read = async (request: AbortSignal): Promise<number> => {
+    const before = seen.ids.length;
     const last = seen.ids.at(-1);
     const res = await fetch(`${baseUrl}/api/sessions/${sessionId}/events`, {
       signal: request,
       headers: last === undefined ? {} : { "last-event-id": last },
     });
-    if (!res.body) return;
+    if (!res.body) return 0;
     const decoder = new TextDecoder();
     let text = "";
     for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
@@ -173,16 +181,19 @@ export function watch(baseUrl: string, sessionId: string, signal: AbortSignal): 
       }
       text = text.slice(end + 2);
     }
+    return seen.ids.length - before;
   };
   void (async () => {
+    let pause = RECONNECT_MS;
     while (!signal.aborted) {
       // One signal per request: the caller's would collect a listener per reconnect.
       const request = new AbortController();
       const stop = () => request.abort();
       signal.addEventListener("abort", stop, { once: true });
-      await read(request.signal).catch(() => {});
+      const frames = await read(request.signal).catch(() => 0);
       signal.removeEventListener("abort", stop);
-      await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+      pause = frames > 0 ? RECONNECT_MS : Math.min(pause * 2, IDLE_RECONNECT_MS);
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   })();
   return seen;

@@ -22,6 +22,7 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
   const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
   const maxOutputBytes = options.maxOutputBytes ?? BASH_OUTPUT_BYTES;
   const shell = options.shell ?? "/bin/bash";
+  const startTimer = options.startTimer ?? realTimer;
   const sandbox = createSandbox(sandboxOptions);
 
   const parameters = z.object({
@@ -116,10 +117,10 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
         });
       });
 
-      const timer = setTimeout(() => {
+      const cancelTimer = startTimer(timeoutMs, () => {
         details.timedOut = true;
         kill();
-      }, timeoutMs);
+      });
       const onAbort = () => {
         details.aborted = true;
         kill();
@@ -136,7 +137,7 @@ export function bashTool(ws: Workspace, options: BashOptions = {}, sandboxOption
       }, UPDATE_EVERY_MS);
 
       const { error } = await finished;
-      clearTimeout(timer);
+      cancelTimer();
       clearInterval(ticker);
       signal.removeEventListener("abort", onAbort);
       // The command has ended: its proxy (with a host allow-list) goes, and says what it refused.
@@ -172,4 +173,10 @@ function networkWords(options: SandboxOptions): string {
     "the network is reachable only through a proxy (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are set) " +
     `that allows these hosts: ${options.allowHosts?.join(", ") || "none"}`
   );
+}
+
+/** A command's time limit on the real clock. */
+function realTimer(ms: number, expire: () => void): () => void {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
 }
