@@ -32,8 +32,8 @@ export interface WebPeer {
   start(modelUrl: string): Promise<Running>;
   /** Opens the page's start in `page`; returns its message box. */
   open(page: Page, base: string): Promise<Locator>;
-  /** Why a message cannot be sent from this page here, if it cannot. */
-  cannotSend?: string;
+  /** Sends the typed message; resolves with performance.now() of the moment it was sent. */
+  send?(page: Page): Promise<number>;
 }
 
 /** Spawns a server and resolves with the first address it prints that `pattern` captures. */
@@ -76,6 +76,11 @@ function scratch(id: string): { dir: string; work: string; drop(): void } {
   mkdirSync(work);
   writeFileSync(join(work, "README.md"), "# keepers\n");
   execFileSync("git", ["init", "-q", work]);
+  // A commit: OpenCode names a project by its first commit; a repository without one is its
+  // "global" project, whose new sessions open at / instead of here.
+  const git = ["-C", work, "-c", "user.name=bench", "-c", "user.email=bench@localhost"];
+  execFileSync("git", [...git, "add", "README.md"]);
+  execFileSync("git", [...git, "commit", "-q", "-m", "keepers"]);
   return { dir, work, drop: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -113,8 +118,6 @@ const OPENCODE = { name: "opencode-ai", version: "1.18.33", bin: "opencode" };
 const opencode: WebPeer = {
   id: "opencode",
   version: OPENCODE.version,
-  cannotSend:
-    "a first message needs a project picked in its Open project dialog, whose folder search stayed at Loading here; the server's own directory is not offered",
   async start(modelUrl) {
     const installed = await ensureInstalled("opencode", OPENCODE);
     if (!installed.ok) throw new Error(installed.reason);
@@ -147,7 +150,14 @@ const opencode: WebPeer = {
   },
   async open(page, base) {
     await page.goto(`${base}/`);
-    await page.getByRole("button", { name: "New session" }).first().click();
+    // As a user opens a project: "Add project", then the folder picked from a listing of ~/
+    // (the work folder sits in the peer's HOME). Searching by name instead stays at "Loading":
+    // its file finder refuses a home directory and the dialog shows an empty answer as loading.
+    await page.getByText("Add project").click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("textbox").fill("~/");
+    await dialog.locator("[data-slot=list-item]").filter({ hasText: "work" }).first().click();
+    await page.getByRole("button", { name: "New session", exact: true }).last().click();
     return page.getByRole("textbox", { name: "Prompt" });
   },
 };
@@ -169,21 +179,16 @@ const pi: WebPeer = {
   },
   async open(page, base) {
     await page.goto(`${base}/`);
-    const box = page.locator("textarea").first();
-    await box.waitFor({ state: "visible" });
-    // The app asks for the provider's API key on the first send; the bench stores one first,
-    // in the app's own IndexedDB store, as its key dialog would.
-    await page.evaluate(`new Promise((resolve, reject) => {
-      const open = indexedDB.open("pi-web-ui-example");
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const tx = open.result.transaction("provider-keys", "readwrite");
-        tx.objectStore("provider-keys").put("bench", "bench");
-        tx.oncomplete = () => resolve(true);
-        tx.onerror = () => reject(tx.error);
-      };
-    })`);
-    return box;
+    return page.locator("textarea").first();
+  },
+  // The first send asks for the provider's API key (its store opens only then, so it cannot be
+  // filled in before); the message goes out when the key dialog is saved, so that is "sent".
+  async send(page) {
+    await page.keyboard.press("Enter");
+    await page.locator("input[type=password]").fill("bench");
+    const sent = (await page.evaluate("performance.now()")) as number;
+    await page.getByRole("button", { name: "Save" }).click();
+    return sent;
   },
 };
 
