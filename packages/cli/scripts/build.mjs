@@ -129,6 +129,31 @@ const workspaceWithoutSideEffects = {
   },
 };
 
+// One zod 4 in the bundle, with English messages only. zod re-exports every locale as the
+// `locales` namespace (its classic, mini and core entries); tern configures none but the default
+// `en`, so that namespace holds `en` alone (-300 KB). The MCP SDK uses zod/v4-mini for a few
+// calls (object, safeParse, safeParseAsync, toJSONSchema) that zod/v4 exports with the same
+// meaning over the same core: it gets zod/v4, which the SDK's protocol schemas load anyway.
+const ZOD_LOCALES_IMPORTER = /[\\/]node_modules[\\/]zod[\\/]v4[\\/](classic|mini|core)[\\/]/;
+const oneZod = {
+  name: "one-zod",
+  setup(build) {
+    build.onResolve({ filter: /^zod\/v4-mini$/ }, (args) =>
+      build.resolve("zod/v4", { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir }),
+    );
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      ZOD_LOCALES_IMPORTER.test(args.importer)
+        ? { path: join(args.resolveDir, "..", "locales", "index.js"), namespace: "zod-en-only" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-en-only" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), "en.js"))};`,
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 /** Removes the chunks this build did not write once they are older than STALE_CHUNK_AGE_MS. */
 function pruneChunks(written, now = Date.now()) {
   for (const name of readdirSync(chunksDir)) {
@@ -238,7 +263,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       entryNames: "[name]",
       chunkNames: "chunks/[name]-[hash]",
       metafile: true,
-      plugins: [workspaceWithoutSideEffects, workspaceSources, vendoredAsFiles, noTypeScript],
+      plugins: [workspaceWithoutSideEffects, workspaceSources, vendoredAsFiles, noTypeScript, oneZod],
       // Bundled CommonJS dependencies call require() for Node built-ins.
       banner: { js: REQUIRE_BANNER },
     }),

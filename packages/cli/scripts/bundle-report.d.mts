@@ -6,6 +6,8 @@ export interface LoadRow {
   files: number;
   largestFile: number;
   heaviest: { name: string; bytes: number }[];
+  /** Every package (or workspace package) with code in the files it loads. */
+  packages: string[];
   lazy: string[];
 }
 export function loadReport(metafile: unknown, entryBytes?: number): LoadRow[];

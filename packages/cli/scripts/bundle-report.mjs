@@ -68,6 +68,7 @@ export function loadReport(metafile, entryBytes = 0) {
         .sort((a, b) => b[1] - a[1])
         .slice(0, 5)
         .map(([name, size]) => ({ name, bytes: size })),
+      packages: Object.keys(packages).sort(),
       lazy: [...lazy].sort(),
     });
   }

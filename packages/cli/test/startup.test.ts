@@ -72,6 +72,36 @@ it("no command loads a chunk over 4096 KB, and `sessions ls` loads no agent runt
     expect(heavy).not.toContain(absent);
 });
 
+it("`run` loads no terminal Markdown, HTML reader, RE2 engine or MCP SDK, and the bundle one zod", async () => {
+  // Package names, not times: each of these is imported at its first use (a code block on a
+  // terminal, an HTML page fetched, a grep or glob, an MCP server to start), never at start.
+  const { loadReport } = await import("../scripts/bundle-report.mjs");
+  const metafile = JSON.parse(readFileSync(join(TERN_JS, "..", ".meta.json"), "utf8"));
+  const run = loadReport(metafile).find((row) => row.module === "packages/cli/src/commands/run.ts")!;
+  for (const lazy of [
+    "marked-terminal",
+    "highlight.js",
+    "linkedom",
+    "turndown",
+    "@mozilla/readability",
+    "re2js",
+    "@modelcontextprotocol/sdk",
+  ])
+    expect(run.packages).not.toContain(lazy);
+  expect(run.lazy).toEqual(
+    expect.arrayContaining([
+      "packages/cli/src/render/terminal-markdown.ts",
+      "packages/tools/src/web/html-markdown.ts",
+      "packages/cli/src/runtime/mcp-manager.ts",
+    ]),
+  );
+  // zod 4 only, with its English messages: no zod/v4-mini copy and no other locale.
+  const zodFiles = Object.keys(metafile.inputs).filter((input) => input.includes("node_modules/zod/"));
+  expect(zodFiles.filter((input) => /\/v4\/mini\//.test(input))).toEqual([]);
+  expect(zodFiles.some((input) => input.endsWith("/v4/locales/en.js"))).toBe(true);
+  expect(zodFiles.filter((input) => /\/v4\/locales\/(?!en\.js$|index\.js$)/.test(input))).toEqual([]);
+});
+
 it("an unknown command is bad usage with a suggestion", async () => {
   const result = await runTern(["chta"], { env: ternEnv() });
   expect(result.code).toBe(2);

@@ -2,8 +2,8 @@
 // expression without lookaround and re2js runs it; picomatch's backtracking expressions took
 // seconds on `*a*a*a*b` against one long file name, long enough to freeze every session. Brace
 // groups expand combinatorially while compiling, so their number of alternatives is capped.
+// re2js (266 KB) is imported at the first glob, not when the tools are built.
 
-import { RE2JS } from "re2js";
 import zeptomatch from "zeptomatch";
 
 const MAX_PATTERN_CHARS = 1000;
@@ -11,13 +11,14 @@ const MAX_BRACE_ALTERNATIVES = 1024;
 
 /**
  * A matcher for root- or directory-relative POSIX paths; a pattern without "/" matches the file
- * name at any depth. Throws an Error with a readable message for a pattern it will not compile.
+ * name at any depth. Rejects with a readable Error for a pattern it will not compile.
  */
-export function compileGlob(pattern: string): (path: string) => boolean {
+export async function compileGlob(pattern: string): Promise<(path: string) => boolean> {
   const cleaned = pattern.replace(/^\.\//, "");
   if (cleaned.length > MAX_PATTERN_CHARS) throw new Error(`longer than ${MAX_PATTERN_CHARS} characters`);
   if (braceAlternatives(cleaned) > MAX_BRACE_ALTERNATIVES)
     throw new Error(`its {…} groups expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives`);
+  const { RE2JS } = await import("re2js");
   const regex = RE2JS.compile(zeptomatch.compile(cleaned).source);
   if (cleaned.includes("/")) return (path) => regex.test(path);
   return (path) => regex.test(path.slice(path.lastIndexOf("/") + 1));

@@ -1,48 +1,6 @@
-// Markdown answers drawn for a terminal with `marked` and `marked-terminal` (headings, lists,
-// emphasis, code blocks, tables), block by block as the text streams in: a block is drawn once a
-// blank line outside a code fence ends it, the rest when the message ends. Only for terminals;
-// a pipe gets the text as the model wrote it.
-
-import { Marked, type MarkedExtension } from "marked";
-import { markedTerminal } from "marked-terminal";
-
-const plain = (text: string) => text;
-
-/** Renders one Markdown text for a terminal; `color` false keeps the layout and drops the colors. */
-export function terminalMarkdown(color: boolean, width: number): (markdown: string) => string {
-  const styles = color
-    ? {}
-    : Object.fromEntries(
-        [
-          "code",
-          "blockquote",
-          "html",
-          "heading",
-          "firstHeading",
-          "hr",
-          "listitem",
-          "table",
-          "paragraph",
-          "strong",
-          "em",
-          "codespan",
-          "del",
-          "link",
-          "href",
-          "text",
-        ].map((key) => [key, plain]),
-      );
-  const marked = new Marked(
-    markedTerminal({
-      ...styles,
-      width,
-      reflowText: false,
-      emoji: false,
-      tab: 2,
-    }) as unknown as MarkedExtension,
-  );
-  return (markdown) => marked.parse(markdown, { async: false }) as string;
-}
+// Markdown answers cut for a terminal block by block as the text streams in: a block is drawn
+// (by terminal-markdown.ts's renderer) once a blank line outside a code fence ends it, the rest
+// when the message ends. Only for terminals; a pipe gets the text as the model wrote it.
 
 /** Cuts streamed text into whole Markdown blocks and renders each as soon as it is complete. */
 export class MarkdownStream {

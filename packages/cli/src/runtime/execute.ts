@@ -10,7 +10,6 @@ import { activePolicies, policiesLabel } from "../config/policy-settings.js";
 import { plural } from "../render/format.js";
 import { instructionsEvent, instructionsHeader } from "../render/instructions.js";
 import { eventJson } from "../render/json-events.js";
-import { terminalMarkdown } from "../render/markdown.js";
 import { ProgressRenderer } from "../render/progress.js";
 import type { RunSurface } from "../render/run-surface.js";
 import { skillsEvent, skillsHeader } from "../render/skills.js";
@@ -71,7 +70,12 @@ export async function executeRun(options: ExecuteOptions): Promise<ExecuteOutcom
       hasPrice: hasPrice(runtime.registry),
       // Markdown is drawn only for a person at a terminal; a pipe gets the model's text as written.
       ...(tty
-        ? { markdown: terminalMarkdown(colorEnabled(io.stdout, io.env), io.stdout.columns ?? 80) }
+        ? {
+            markdown: (await import("../render/terminal-markdown.js")).terminalMarkdown(
+              colorEnabled(io.stdout, io.env),
+              io.stdout.columns ?? 80,
+            ),
+          }
         : {}),
     });
     agent.subscribe(renderer.handle);

@@ -11,7 +11,7 @@ import {
   FileApprovalStore,
   type LoadedMcpConfig,
   loadMcpConfig,
-  McpManager,
+  type McpManager,
   type McpOAuthOptions,
   type McpServerConfig,
   type McpServerEntry,
@@ -79,6 +79,7 @@ export async function openMcp(options: OpenMcpOptions): Promise<McpManager | und
   const skipped = new Set(pending.filter((entry) => !allowed.has(entry.name)).map((entry) => entry.name));
   const servers = config.servers.filter((entry) => !skipped.has(entry.name));
   if (servers.length === 0) return undefined;
+  const { McpManager } = await import("./mcp-manager.js");
   const manager = new McpManager(await startableConfigs(servers, cwd, settings, options.sandbox), {
     ...startupOptions(env),
     oauth: mcpOAuth(home, options.onSecret),

@@ -41,7 +41,7 @@ export function globTool(
       }
       let isMatch: (p: string) => boolean;
       try {
-        isMatch = compileGlob(pattern);
+        isMatch = await compileGlob(pattern);
       } catch (error) {
         return toolError(`Invalid glob pattern ${JSON.stringify(pattern)}: ${(error as Error).message}`);
       }

@@ -5,7 +5,7 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import { z } from "zod";
 import { compileGlob } from "../glob-match.js";
 import { cutLine, formatBytes, looksBinary, plural, SNIFF_BYTES } from "../text.js";
@@ -68,12 +68,11 @@ export function grepTool(
     async execute(args, { signal }) {
       const { pattern, path: input = ".", glob, ignoreCase = false, literal = false, context = 0 } = args;
       const limit = Math.min(args.limit ?? maxMatches, maxMatches);
+      // re2js (266 KB) is imported at the first search, not when the tools are built.
+      const { RE2JS: Re2 } = await import("re2js");
       let regex: RE2JS;
       try {
-        regex = RE2JS.compile(
-          literal ? RE2JS.quote(pattern) : pattern,
-          ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
-        );
+        regex = Re2.compile(literal ? Re2.quote(pattern) : pattern, ignoreCase ? Re2.CASE_INSENSITIVE : 0);
       } catch (error) {
         return toolError(
           `Invalid regular expression: ${(error as Error).message} (RE2 syntax: no backreferences or lookaround). Escape special characters or set literal: true.`,
@@ -99,7 +98,7 @@ export function grepTool(
       let filter: ((p: string) => boolean) | undefined;
       if (glob) {
         try {
-          filter = compileGlob(glob);
+          filter = await compileGlob(glob);
         } catch (error) {
           return toolError(`Invalid glob ${JSON.stringify(glob)}: ${(error as Error).message}`);
         }

@@ -1,10 +1,5 @@
-// Turns a fetched body into text for the model: HTML through Readability (the article, without
-// navigation and boilerplate) and Turndown (Markdown), over linkedom's DOM; text and JSON as they
-// are; anything else (images, archives, PDFs) refused.
-
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+// Turns a fetched body into text for the model: HTML as Markdown (html-markdown.ts, loaded only
+// for an HTML page); text and JSON as they are; anything else (images, archives, PDFs) refused.
 
 export type Readable =
   | { ok: true; title?: string; text: string; format: "markdown" | "text" }
@@ -28,7 +23,7 @@ export function mediaType(contentType: string): string {
   return contentType.split(";")[0]!.trim().toLowerCase();
 }
 
-export function toReadable(body: Buffer, contentType: string, url: string): Readable {
+export async function toReadable(body: Buffer, contentType: string, url: string): Promise<Readable> {
   const type = mediaType(contentType);
   const isText =
     type.startsWith("text/") || TEXT_TYPES.has(type) || type.endsWith("+json") || type.endsWith("+xml");
@@ -42,7 +37,7 @@ export function toReadable(body: Buffer, contentType: string, url: string): Read
     };
   const text = decode(body, contentType);
   if (HTML_TYPES.has(type) || (type === "" && /^\s*<(!doctype html|html)/i.test(text)))
-    return htmlToMarkdown(text, url);
+    return (await import("./html-markdown.js")).htmlToMarkdown(text, url);
   return { ok: true, text, format: "text" };
 }
 
@@ -52,38 +47,5 @@ function decode(body: Buffer, contentType: string): string {
     return new TextDecoder(charset ?? "utf-8").decode(body);
   } catch {
     return new TextDecoder("utf-8").decode(body);
-  }
-}
-
-function htmlToMarkdown(html: string, url: string): Readable {
-  const turndown = new TurndownService({
-    headingStyle: "atx",
-    codeBlockStyle: "fenced",
-    bulletListMarker: "-",
-  });
-  turndown.remove(["script", "style", "noscript", "iframe"]);
-  let title: string | undefined;
-  let articleHtml: string | undefined;
-  try {
-    const { document } = parseHTML(html);
-    title = document.title || undefined;
-    const article = new Readability(
-      document as unknown as ConstructorParameters<typeof Readability>[0],
-    ).parse();
-    if (article?.content) {
-      articleHtml = article.content;
-      title = article.title || title;
-    }
-  } catch {
-    // Readability gave up on this page: convert the whole page below.
-  }
-  try {
-    const source = articleHtml ?? parseHTML(html).document.body?.innerHTML ?? html;
-    return { ok: true, title, text: turndown.turndown(source).trim(), format: "markdown" };
-  } catch (error) {
-    return {
-      ok: false,
-      error: `could not convert the HTML of ${url}: ${(error as Error)?.message ?? error}`,
-    };
   }
 }

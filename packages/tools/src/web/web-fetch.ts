@@ -86,7 +86,7 @@ export function webFetchTool(
         bytes: got.body.length,
         truncated: got.truncated,
       };
-      const readable = toReadable(got.body, got.contentType, got.url);
+      const readable = await toReadable(got.body, got.contentType, got.url);
       if (!readable.ok) return toolError(readable.error, details);
       let text = readable.text;
       const notes: string[] = [];
