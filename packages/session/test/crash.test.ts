@@ -6,7 +6,6 @@
 // and the test keeps killing until it has the kills it needs, so a slow machine only makes it
 // take longer.
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Message } from "@tern/ai";
 import { createFaux } from "@tern/ai";
@@ -20,7 +19,7 @@ import type { SessionStore } from "../src/types.js";
 import { slowEcho, transcriptProblems } from "./support/agent.js";
 import { tempHome } from "./support/helpers.js";
 import { startTestPostgres, type TestPostgres } from "./support/postgres.js";
-import { REPO_ROOT } from "./support/spawn.js";
+import { bundledTs, REPO_ROOT } from "./support/spawn.js";
 
 const KILLS = Number(process.env.TERN_CRASH_KILLS ?? 50);
 /** The PostgreSQL run: each kill leaves a lease to wait out, so fewer kills. */
@@ -47,35 +46,6 @@ const CEILING_MS = 300_000;
 const CHILD = fileURLToPath(new URL("./support/crash-child.ts", import.meta.url));
 const home = tempHome("tern-crash-");
 afterAll(() => home.cleanup());
-
-/**
- * How to start the child. `node --import tsx` pays for transpiling the whole import graph on every
- * start (over 3 s here, mostly @tern/ai's provider SDKs); bundling the same TypeScript once with
- * esbuild (tsx's own engine) brings a start under a second, which keeps 50 kills fast.
- */
-async function childArgs(): Promise<string[]> {
-  try {
-    const esbuild = await import("esbuild");
-    const outfile = join(home.home, "crash-child.mjs");
-    await esbuild.build({
-      entryPoints: [CHILD],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      logLevel: "error",
-      // CommonJS dependencies inside an ESM bundle still call require() for Node built-ins. The
-      // alias must not be `__require`: esbuild declares that name itself for CommonJS code.
-      banner: {
-        js: 'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);',
-      },
-    });
-    return [outfile];
-  } catch {
-    return ["--import", "tsx", CHILD];
-  }
-}
 
 interface ChildLog {
   sessions: string[];
@@ -165,7 +135,8 @@ describe.each(["file", "postgres"] as const)("crash safety: the %s store", (kind
   it(
     `survives SIGKILLs at random points: sessions load, printed messages are there, runs resume`,
     async () => {
-      const command = await childArgs();
+      // Plain node on the child's bundle (spawn.ts): 50 kills would pay tsx's transpiling 50 times.
+      const command = [bundledTs(CHILD)];
       const { store, args, kills, jitter } = await setupKind(kind);
       const minContinued = Math.ceil(kills * MIN_CONTINUED_SHARE);
       const seen = { kills: 0, printedMessages: 0, repairedCalls: 0, continued: 0 };

@@ -35,7 +35,7 @@ export function spawnTs(
 }
 
 /** The bundle of `file` (relative to the repository) this test file made, made now if none; removed after the file. */
-function bundledTs(relative: string): string {
+export function bundledTs(relative: string): string {
   const file = resolve(REPO_ROOT, relative);
   const made = bundles.get(file);
   if (made) return made;
