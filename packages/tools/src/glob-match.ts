@@ -2,9 +2,17 @@
 // expression without lookaround and re2js runs it; picomatch's backtracking expressions took
 // seconds on `*a*a*a*b` against one long file name, long enough to freeze every session. Brace
 // groups expand combinatorially while compiling, so their number of alternatives is capped.
-// re2js (266 KB) is imported at the first glob, not when the tools are built.
+// re2js (266 KB) is imported at the first glob or grep (`loadRe2`), not when the tools are built.
 
 import zeptomatch from "zeptomatch";
+
+let re2: Promise<typeof import("re2js")> | undefined;
+
+/** re2js, imported once at its first use (grep's patterns and every glob share it). */
+export function loadRe2(): Promise<typeof import("re2js")> {
+  re2 ??= import("re2js");
+  return re2;
+}
 
 const MAX_PATTERN_CHARS = 1000;
 const MAX_BRACE_ALTERNATIVES = 1024;
@@ -18,7 +26,7 @@ export async function compileGlob(pattern: string): Promise<(path: string) => bo
   if (cleaned.length > MAX_PATTERN_CHARS) throw new Error(`longer than ${MAX_PATTERN_CHARS} characters`);
   if (braceAlternatives(cleaned) > MAX_BRACE_ALTERNATIVES)
     throw new Error(`its {…} groups expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives`);
-  const { RE2JS } = await import("re2js");
+  const { RE2JS } = await loadRe2();
   const regex = RE2JS.compile(zeptomatch.compile(cleaned).source);
   if (cleaned.includes("/")) return (path) => regex.test(path);
   return (path) => regex.test(path.slice(path.lastIndexOf("/") + 1));

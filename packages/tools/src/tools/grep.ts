@@ -7,7 +7,7 @@ import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { RE2JS } from "re2js";
 import { z } from "zod";
-import { compileGlob } from "../glob-match.js";
+import { compileGlob, loadRe2 } from "../glob-match.js";
 import { cutLine, formatBytes, looksBinary, plural, SNIFF_BYTES } from "../text.js";
 import type { BuiltinTool, GrepDetails, GrepMatch, SearchOptions } from "../types.js";
 import { type WalkedFile, walkFiles } from "../walk.js";
@@ -68,8 +68,7 @@ export function grepTool(
     async execute(args, { signal }) {
       const { pattern, path: input = ".", glob, ignoreCase = false, literal = false, context = 0 } = args;
       const limit = Math.min(args.limit ?? maxMatches, maxMatches);
-      // re2js (266 KB) is imported at the first search, not when the tools are built.
-      const { RE2JS: Re2 } = await import("re2js");
+      const { RE2JS: Re2 } = await loadRe2();
       let regex: RE2JS;
       try {
         regex = Re2.compile(literal ? Re2.quote(pattern) : pattern, ignoreCase ? Re2.CASE_INSENSITIVE : 0);
