@@ -239,15 +239,27 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
     "delivers a message typed during a run as steering, shown where it landed",
     async () => {
       const { base } = await serve();
+      // The first reply waits until the server has taken the steering message, so the note lands
+      // after that turn's tools however slowly the page types on a loaded machine.
+      let steered!: () => void;
+      const steeringTaken = new Promise<void>((resolve) => {
+        steered = resolve;
+      });
       model.push(
-        toolReply([{ name: "ls", args: {} }], { text: "Looking around first.", delayMs: 40 }),
+        async () => {
+          await steeringTaken;
+          return toolReply([{ name: "ls", args: {} }], { text: "Looking around first." });
+        },
         textReply("Done, and I saw your note."),
       );
       const { page } = await newPage();
       await openNew(page, base);
       await send(page, "look around");
       await page.getByRole("button", { name: "Stop" }).waitFor();
+      const interrupt = page.waitForResponse((response) => response.url().endsWith("/interrupt"));
       await send(page, "also mention the weather");
+      expect((await interrupt).ok()).toBe(true);
+      steered();
       await footers(page).waitFor();
       const kinds = await page
         .locator("ol.items > li")
