@@ -1,15 +1,7 @@
-export { type Control, sendControl } from "./control.js";
+// @tern/cluster's public surface: a serve node's queued run host, a worker, the database-restart
+// guard both run under, and enqueueRun for submitting a run without a node. The event feed,
+// controls, schema and sweep are internals of the host and the worker.
 export { surviveDatabaseRestarts } from "./database-weather.js";
-export { EventFeed, type FeedEvent, type FeedUpdate } from "./event-feed.js";
-export { enqueueRun, getRun, type RunRecord } from "./queue.js";
+export { enqueueRun } from "./queue.js";
 export { type QueuedHost, type QueuedHostOptions, startQueuedHost } from "./queued-host.js";
-export { QueuedSession } from "./queued-session.js";
-export { migrate, SCHEMA } from "./schema.js";
-export {
-  type ClusterWorker,
-  DEFAULT_HEARTBEAT_MS,
-  DEFAULT_LEASE_MS,
-  startWorker,
-  sweep,
-  type WorkerOptions,
-} from "./worker.js";
+export { type ClusterWorker, startWorker, type WorkerOptions } from "./worker.js";

@@ -7,7 +7,9 @@
 import type { ChildProcess } from "node:child_process";
 import { PgSessionStore } from "@tern/store-pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { enqueueRun, getRun, SCHEMA } from "../src/index.js";
+import { enqueueRun } from "../src/index.js";
+import { getRun } from "../src/queue.js";
+import { SCHEMA } from "../src/schema.js";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
 import { until } from "./support/nodes.js";
 

@@ -9,7 +9,9 @@ import { join } from "node:path";
 import type { Message } from "@tern/ai";
 import { PgSessionStore } from "@tern/store-pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { enqueueRun, getRun, SCHEMA } from "../src/index.js";
+import { enqueueRun } from "../src/index.js";
+import { getRun } from "../src/queue.js";
+import { SCHEMA } from "../src/schema.js";
 import { startTestCluster, type TestCluster } from "./support/cluster.js";
 import { until } from "./support/nodes.js";
 

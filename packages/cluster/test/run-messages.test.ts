@@ -6,8 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { sendControl } from "../src/control.js";
-import { getRun } from "../src/index.js";
-import { enqueueRun } from "../src/queue.js";
+import { enqueueRun, getRun } from "../src/queue.js";
 import { finishRun } from "../src/run-messages.js";
 import { migrate, SCHEMA } from "../src/schema.js";
 

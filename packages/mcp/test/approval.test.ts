@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { configHash, FileApprovalStore, type McpServerEntry, pendingApprovals } from "../src/index.js";
+import { configHash } from "../src/approval.js";
+import { FileApprovalStore, type McpServerEntry, pendingApprovals } from "../src/index.js";
 
 function entry(name: string, command: string, scope: McpServerEntry["scope"] = "project"): McpServerEntry {
   return { name, scope, file: "/p/.mcp.json", config: { type: "stdio", command, args: [], env: {} } };

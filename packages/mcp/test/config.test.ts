@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadMcpConfig, parseMcpConfig } from "../src/index.js";
+import { parseMcpConfig } from "../src/config.js";
+import { loadMcpConfig } from "../src/index.js";
 
 const FILE = "/project/.mcp.json";
 

@@ -2,7 +2,7 @@
 // resources, structured content without text).
 
 import { describe, expect, it } from "vitest";
-import { toToolResult } from "../src/index.js";
+import { toToolResult } from "../src/content.js";
 
 const SOURCE = { server: "s", tool: "t" };
 

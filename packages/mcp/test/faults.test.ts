@@ -9,12 +9,8 @@ import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
 import { fauxToolCall } from "@tern/ai";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  McpManager,
-  type McpManagerOptions,
-  type McpServerConfig,
-} from "../src/index.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "../src/connection.js";
+import { McpManager, type McpManagerOptions, type McpServerConfig } from "../src/index.js";
 import { runScripted, textOf } from "./support/run.js";
 import { fault, faultServer, nodeServer } from "./support/servers.js";
 

@@ -2,7 +2,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assignToolNames, MAX_TOOL_NAME_LENGTH, mcpToolName } from "../src/index.js";
+import { assignToolNames, MAX_TOOL_NAME_LENGTH, mcpToolName } from "../src/names.js";
 
 const PROVIDER_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 

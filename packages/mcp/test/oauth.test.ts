@@ -9,16 +9,16 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { RemoteServerConfig } from "../src/config.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "../src/connection.js";
 import {
-  DEFAULT_CONNECT_TIMEOUT_MS,
-  listenForRedirect,
   loginMcpServer,
   logoutMcpServer,
   McpManager,
   type McpOAuthOptions,
   OAuthStore,
-  type RemoteServerConfig,
 } from "../src/index.js";
+import { listenForRedirect } from "../src/oauth-redirect.js";
 import { followLogin, type OAuthFixture, startOAuthFixture } from "./support/oauth.js";
 
 let fixture: OAuthFixture;

@@ -4,7 +4,8 @@
 
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEFAULT_CONNECT_TIMEOUT_MS, McpManager } from "../src/index.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS } from "../src/connection.js";
+import { McpManager } from "../src/index.js";
 import { fault } from "./support/servers.js";
 
 const managers: McpManager[] = [];

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { StdioServerConfig } from "../../src/index.js";
+import type { StdioServerConfig } from "../../src/config.js";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
