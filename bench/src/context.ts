@@ -5,14 +5,7 @@
 // from compaction_start to compaction_end as the consumer sees them (the loop waits for it); the
 // per-turn budget check alone on the 200k-token transcript.
 import { performance } from "node:perf_hooks";
-import {
-  type AgentMessage,
-  type AgentTool,
-  agentLoop,
-  compactContext,
-  contextGuard,
-  estimateContext,
-} from "@tern/agent";
+import { type AgentMessage, type AgentTool, agentLoop, contextGuard } from "@tern/agent";
 import {
   type AssistantMessage,
   createFaux,
@@ -20,6 +13,10 @@ import {
   fauxToolCall,
   type ToolResultMessage,
 } from "@tern/ai";
+// The guard's estimate and compaction step measured on their own: internals of the context guard,
+// not @tern/agent's public API, hence the paths.
+import { estimateContext } from "../../packages/agent/src/context/budget.js";
+import { compactContext } from "../../packages/agent/src/context/compact.js";
 import { measure, round } from "./measure.js";
 
 type Row = Record<string, string | number>;

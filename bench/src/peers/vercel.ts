@@ -5,8 +5,11 @@
 // names it returns (at most 6; anything unusable keeps every tool, as in tern).
 
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { catalog, DEFAULT_MAX_SELECTED_TOOLS } from "@tern/agent";
 import { jsonSchema, stepCountIs, streamText, type ToolSet, tool } from "ai";
+// tern's own catalogue and cap, so this peer's selection call is the same prompt as tern's; they
+// are internals of the tool-selection policy, not @tern/agent's public API, hence the paths.
+import { catalog } from "../../../packages/agent/src/policies/tool-catalog.js";
+import { DEFAULT_MAX_SELECTED_TOOLS } from "../../../packages/agent/src/policies/tool-selection.js";
 import { BENCH_KEY, BENCH_MODEL, type RuntimeAdapter, STEP_HEADROOM } from "./runtime.js";
 import { ternTools } from "./tern.js";
 

@@ -2,27 +2,17 @@
 // policies, and read its events. Everything else stays internal (tests reach it by relative path);
 // api/agent.api.md lists this surface and `npm run check` fails when the two differ.
 export { ABORTED_TOOL_TEXT } from "./aborted-tool.js";
-export { Agent, type AgentListener, type AgentOptions, type PromptOptions } from "./agent.js";
-export { estimateContext } from "./context/budget.js";
-export { compactContext } from "./context/compact.js";
-export { CONTEXT_GUARD, contextGuard } from "./context/guard.js";
-export type { ContextGuardOptions } from "./context/options.js";
-export {
-  CONTEXT_WINDOW_CHECK,
-  type ContextWindowCheckOptions,
-  type ContextWindowCheckPolicy,
-  contextWindowCheck,
-  PROMPT_TOO_LARGE,
-} from "./context/window-check.js";
+export { Agent, type AgentOptions } from "./agent.js";
+export { contextGuard } from "./context/guard.js";
+export { contextWindowCheck, PROMPT_TOO_LARGE } from "./context/window-check.js";
 export { defineTool } from "./define-tool.js";
 export { contextUpdateData } from "./event-data.js";
-export type { AgentEventStream } from "./event-stream.js";
 export { type AgentEventFamilies, type CoreAgentEvent, familyGuard, isCoreEvent } from "./events.js";
 export { parseFrontMatter } from "./front-matter.js";
 export { globMatcher } from "./glob.js";
 export { HookRegistry } from "./hooks.js";
 export { agentLoop, agentLoopContinue, runAgentLoop } from "./loop.js";
-export { assistantText, messageText, userMessage } from "./messages.js";
+export { messageText, userMessage } from "./messages.js";
 export { type NestedPlace, NestedRuns } from "./nested-runs.js";
 export { planCheckpoint } from "./plan/checkpoint.js";
 export { isPlanEvent, type PlanEvent } from "./plan/events.js";
@@ -34,20 +24,18 @@ export {
   type PlanStep,
   RUN_STRATEGIES,
   type RunStrategy,
-  type StepStatus,
 } from "./plan/types.js";
 export { type AnswerEvent, isAnswerEvent } from "./policies/answer-events.js";
 export { answerSynthesis } from "./policies/answer-synthesis.js";
 export { interrupts } from "./policies/interrupts.js";
 export { type ReactOptions, reactPolicies } from "./policies/react.js";
 export { isTaskCompleteEvent, type TaskCompleteEvent } from "./policies/task-complete-events.js";
-export { catalog } from "./policies/tool-catalog.js";
-export { REQUEST_TOOLS_TOOL, TASK_COMPLETE_TOOL } from "./policies/tool-names.js";
-export { DEFAULT_MAX_SELECTED_TOOLS, toolSelection } from "./policies/tool-selection.js";
+export { POLICY_TOOL_NAMES } from "./policies/tool-names.js";
+export { toolSelection } from "./policies/tool-selection.js";
 export type { LoopPolicy } from "./policy.js";
 export { isSubagentEvent, type SubagentEvent } from "./subagents/events.js";
 export { type AgentProfile, parseAgentProfile } from "./subagents/profile.js";
-export { TASK_TOOL_NAME, type TaskToolOptions, taskTool } from "./subagents/task-tool.js";
+export { TASK_TOOL_NAME, taskTool } from "./subagents/task-tool.js";
 export { captureContentFromEnv, type TelemetryOptions } from "./telemetry/options.js";
 export { validateArguments } from "./tool-schema.js";
 export type {
@@ -64,10 +52,8 @@ export type {
   Hook,
   HookDefinition,
   HookEventName,
-  HookFailure,
   HookIO,
   InjectKind,
-  ToolExecutionContext,
   ToolOutcome,
   TurnPatch,
   TurnPreparation,

@@ -1,7 +1,8 @@
 // Shared test helpers: collecting events, deterministic config, small tools, transcript checks.
 import type { AssistantMessage, Message, ToolResultMessage } from "@tern/ai";
 import { z } from "zod";
-import type { AgentEvent, AgentEventStream, AgentMessage, AgentTool } from "../src/index.js";
+import type { AgentEventStream } from "../src/event-stream.js";
+import type { AgentEvent, AgentMessage, AgentTool } from "../src/index.js";
 
 export async function collect(stream: AgentEventStream): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];

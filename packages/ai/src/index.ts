@@ -1,11 +1,5 @@
-export { apiKeyVariable, missingKeyMessage, resolveApiKey } from "./api-keys.js";
-export {
-  type Cassette,
-  CassetteError,
-  type CassetteHeader,
-  type Exchange as CassetteExchange,
-  readCassette,
-} from "./cassette/format.js";
+export { apiKeyVariable, resolveApiKey } from "./api-keys.js";
+export { type Cassette, CassetteError, readCassette } from "./cassette/format.js";
 export { type Normalizer, VOLATILE_NORMALIZERS } from "./cassette/normalize.js";
 export { type CassetteRecording, type RecordOptions, recordCassette } from "./cassette/record.js";
 export { type CassetteReplay, type ReplayOptions, replayCassette } from "./cassette/replay.js";
@@ -15,15 +9,9 @@ export {
   type ReplayMiss,
   type ReplayTiming,
 } from "./cassette/replay-modes.js";
-export { classifyError, type Failure, isContextOverflow, isRetryable, retryAfterFrom } from "./errors.js";
-export { AssistantMessageEventStream, EventStream } from "./event-stream.js";
+export { classifyError, type Failure, isContextOverflow, isRetryable } from "./errors.js";
+export { AssistantMessageEventStream } from "./event-stream.js";
 export { extractJson, extractJsonCandidates } from "./extract-json.js";
-export {
-  type SchemaValidator,
-  schemaValidator,
-  type Validation,
-  validateJson,
-} from "./json-schema-validator.js";
 export { AssistantMessageBuilder } from "./message-builder.js";
 export {
   builtInModels,
@@ -44,23 +32,11 @@ export {
   fauxToolCall,
 } from "./providers/faux.js";
 export { redactStream } from "./redacted-stream.js";
+export { REDACTED, Redactor, type RedactorOptions } from "./redactor.js";
+export { type RetryPolicy, retryPolicy } from "./retry.js";
+export { complete, registerProvider, stream } from "./stream.js";
 export {
-  MIN_SECRET_LENGTH,
-  REDACTED,
-  type RedactingStream,
-  Redactor,
-  type RedactorOptions,
-  spellingsOf,
-} from "./redactor.js";
-export { prepareReplay } from "./replay.js";
-export { backoffDelay, type RetryPolicy, retryPolicy } from "./retry.js";
-export { complete, registeredApis, registerProvider, stream } from "./stream.js";
-export {
-  type StructuredAttempt,
-  type StructuredAttemptInfo,
-  type StructuredCallLevel,
   type StructuredCallOptions,
-  type StructuredErrorReason,
   type StructuredFailure,
   type StructuredLevel,
   StructuredOutputError,

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Message } from "../src/index.js";
-import {
-  createFaux,
-  emptyUsage,
-  estimateMessageTokens,
-  estimateTextTokens,
-  prepareReplay,
-} from "../src/index.js";
+import { createFaux, emptyUsage, estimateMessageTokens, estimateTextTokens } from "../src/index.js";
+import { prepareReplay } from "../src/replay.js";
 
 const model = createFaux({ id: "replay-model" }).model;
 const assistant = (

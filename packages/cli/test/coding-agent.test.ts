@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { agent as acpAgentApp, client as acpClientApp } from "@agentclientprotocol/sdk";
 import {
   type AgentOptions,
-  CONTEXT_GUARD,
-  CONTEXT_WINDOW_CHECK,
+  contextGuard,
+  contextWindowCheck,
   type Hook,
   HookRegistry,
   reactPolicies,
@@ -237,7 +237,7 @@ describe("one coding agent for every host", () => {
         "PostToolUseFailure:checkpoints",
       ]);
       expect(agent.tools).toEqual([...BUILTIN_TOOL_NAMES, "todo_write", "web_fetch", "task", "skill"]);
-      expect(agent.policies.slice(0, 2)).toEqual([CONTEXT_WINDOW_CHECK, CONTEXT_GUARD]);
+      expect(agent.policies.slice(0, 2)).toEqual([contextWindowCheck().name, contextGuard().name]);
       expect(agent.policies).toContain("completion_check");
       expect(agent.react).toMatchObject({ toolMode: "auto", maxIterations: 50 });
       expect(agent.systemPrompt).toContain("Always run the tests with npm test.");

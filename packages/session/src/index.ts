@@ -1,14 +1,6 @@
-export {
-  BRANCH_SUMMARY_PREFIX,
-  buildSessionContext,
-  COMPACTION_PREFIX,
-  type ContextOptions,
-  defaultBranchSummaryMessage,
-  defaultCompactionMessage,
-} from "./context.js";
+export { buildSessionContext, type ContextOptions } from "./context.js";
 export { SessionError, type SessionErrorCode } from "./errors.js";
-export { compactEvent, hydrateEvent, isEphemeralEvent } from "./event-log.js";
-export { FileAppender } from "./file-appender.js";
+export { isEphemeralEvent } from "./event-log.js";
 export {
   createFileSession,
   type FileSessionOptions,
@@ -18,20 +10,12 @@ export {
 } from "./file-session.js";
 export {
   checkId as checkSessionId,
-  encodeCwd,
   FileSessionStore,
   type FileSessionStoreOptions,
   ternHome,
 } from "./file-store.js";
 export { forkSession } from "./fork.js";
-export {
-  acquireLock,
-  clearStaleLock,
-  type LockOwner,
-  liveLockOwner,
-  lockPathFor,
-  type SessionLock,
-} from "./lock.js";
+export { liveLockOwner } from "./lock.js";
 export { type ParsedSession, parseSession } from "./parse.js";
 export {
   createSessionAgent,
@@ -39,22 +23,8 @@ export {
   type SessionAgent,
   type SessionBinding,
 } from "./persist-agent.js";
-export { type RecorderOptions, recordReplacement, SessionRecorder } from "./recorder.js";
-export {
-  createRedactor,
-  type LineRedactor,
-  REDACTED,
-  redactKeyShapes,
-  secretsInEnvironment,
-} from "./redact.js";
-export {
-  detectInterruption,
-  INTERRUPTED_RESULT,
-  type Interruption,
-  type InterruptionKind,
-  type RepairReport,
-  repairSession,
-} from "./repair.js";
+export { secretsInEnvironment } from "./redact.js";
+export { INTERRUPTED_RESULT, type RepairReport, repairSession } from "./repair.js";
 export { type ResumedSession, resumeSession } from "./resume.js";
 export { type CompactionInput, Session, type SessionInit, type SessionSink } from "./session.js";
 export type { SessionUsage } from "./session-index.js";
@@ -62,7 +32,6 @@ export {
   emptySummaryState,
   foldLine,
   type SummaryState,
-  summarize,
   summarizeEntries,
   summaryOf,
   unreadableSummary,

@@ -2,12 +2,8 @@
 // bytes, and a clear refusal for each bad input.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  MAX_ATTACHED_IMAGE_BYTES,
-  MAX_ATTACHED_TEXT_BYTES,
-  promptWithAttachments,
-  readAttachment,
-} from "../src/index.js";
+import { MAX_ATTACHED_IMAGE_BYTES } from "../src/attachments.js";
+import { MAX_ATTACHED_TEXT_BYTES, promptWithAttachments, readAttachment } from "../src/index.js";
 import { files, tempDir } from "./support.js";
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);

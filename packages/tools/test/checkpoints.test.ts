@@ -6,13 +6,8 @@ import path from "node:path";
 import { agentLoop, HookRegistry } from "@tern/agent";
 import { createFaux, type FauxReply, fauxToolCall } from "@tern/ai";
 import { describe, expect, it } from "vitest";
-import {
-  applyRewind,
-  CheckpointStore,
-  installCheckpoints,
-  MAX_SNAPSHOT_FILE_BYTES,
-  planRewind,
-} from "../src/index.js";
+import { MAX_SNAPSHOT_FILE_BYTES } from "../src/checkpoints/store.js";
+import { applyRewind, CheckpointStore, installCheckpoints, planRewind } from "../src/index.js";
 import { tempDir, workspace } from "./support.js";
 import { SANDBOX_SKIP_REASON } from "./support-sandbox.js";
 

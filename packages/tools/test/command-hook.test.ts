@@ -4,13 +4,17 @@
 // covered end to end in packages/cli/test/hooks.test.ts.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type HookFailure, HookRegistry } from "@tern/agent";
+import { HookRegistry } from "@tern/agent";
 import { describe, expect, it } from "vitest";
-import { type CommandHookSpec, commandHook, HOOK_OUTPUT_MAX_BYTES } from "../src/index.js";
+import { HOOK_OUTPUT_MAX_BYTES } from "../src/hooks/command-hook.js";
+import { type CommandHookSpec, commandHook } from "../src/index.js";
 import { tempDir } from "./support.js";
 import { hostProcesses, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 
 const OFF = { profile: "off" } as const;
+
+/** What a hook run reports for a hook that failed (the argument of its report callback). */
+type HookFailure = Parameters<Parameters<HookRegistry["runPreToolUse"]>[1]>[0];
 
 async function preToolUse(root: string, spec: Omit<CommandHookSpec, "event">) {
   const failures: HookFailure[] = [];

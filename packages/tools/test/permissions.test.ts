@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  analyzeCommand,
-  type PermissionMode,
-  PermissionPolicy,
-  type PermissionRequest,
-  parseRule,
-} from "../src/index.js";
+import { type PermissionMode, PermissionPolicy, type PermissionRequest, parseRule } from "../src/index.js";
+import { analyzeCommand } from "../src/permissions/shell.js";
 import { verdict } from "./support.js";
 
 const bash = (command: string) => ({ toolName: "bash", args: { command } });

@@ -3,7 +3,9 @@
 // "always allow" rules, and a denial whose first words say how to allow the call.
 
 import { describe, expect, it } from "vitest";
-import { PermissionPolicy, readOnlyCommand, suggestRules } from "../src/index.js";
+import { PermissionPolicy } from "../src/index.js";
+import { suggestRules } from "../src/permissions/describe.js";
+import { readOnlyCommand } from "../src/permissions/read-only.js";
 import { verdict } from "./support.js";
 
 const bash = (command: string) => ({ toolName: "bash", args: { command } });

@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSandbox, createTools, describeSandbox, SAFE_VARIABLES, sandboxWarning } from "../src/index.js";
+import { createSandbox, createTools, describeSandbox, sandboxWarning } from "../src/index.js";
+import { SAFE_VARIABLES } from "../src/sandbox/environment.js";
 import { callTool, tempDir, workspace } from "./support.js";
 import { hostProcesses, loopbackHttp, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";
 

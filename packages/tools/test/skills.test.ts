@@ -5,14 +5,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  discoverSkills,
-  formatSkillsSection,
-  MAX_SKILL_DESCRIPTION_CHARS,
-  parseSkillFile,
-  type Skill,
-  skillTool,
-} from "../src/index.js";
+import { discoverSkills, formatSkillsSection, type Skill, skillTool } from "../src/index.js";
+import { MAX_SKILL_DESCRIPTION_CHARS, parseSkillFile } from "../src/skills/skill-file.js";
 import { callTool, files, symlink, tempDir } from "./support.js";
 
 const skillText = (name: string, description: string, extra = "", body = "Do the thing.") =>

@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkAddress, PermissionPolicy, webFetchTool } from "../src/index.js";
+import { PermissionPolicy, webFetchTool } from "../src/index.js";
+import { checkAddress } from "../src/web/address-guard.js";
 import { callTool } from "./support.js";
 
 const ARTICLE = `<!doctype html><html><head><title>Terns of the North</title></head><body>

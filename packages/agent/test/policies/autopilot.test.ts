@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TASK_COMPLETE_TOOL } from "../../src/index.js";
 import { autopilot, NUDGE_TEXT } from "../../src/policies/autopilot.js";
+import { TASK_COMPLETE_TOOL } from "../../src/policies/tool-names.js";
 import { echoTool } from "../helpers.js";
 import { afterLastReply, allText, fauxFor, injects, MODES, ofType, replies, run } from "./support.js";
 

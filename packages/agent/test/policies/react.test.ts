@@ -1,13 +1,8 @@
 // The standard set end to end, through the Agent's `react` option, in both tool modes.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  Agent,
-  type AgentEvent,
-  type AgentTool,
-  REQUEST_TOOLS_TOOL,
-  reactPolicies,
-} from "../../src/index.js";
+import { Agent, type AgentEvent, type AgentTool, reactPolicies } from "../../src/index.js";
+import { REQUEST_TOOLS_TOOL } from "../../src/policies/tool-names.js";
 import { fauxFor, injects, MODES, ofType, replies } from "./support.js";
 
 function lookup(count: number): AgentTool<{ q: string }>[] {

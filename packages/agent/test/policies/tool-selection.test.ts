@@ -1,7 +1,8 @@
 import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type AgentTool, type AnyAgentTool, REQUEST_TOOLS_TOOL } from "../../src/index.js";
+import type { AgentTool, AnyAgentTool } from "../../src/index.js";
+import { REQUEST_TOOLS_TOOL } from "../../src/policies/tool-names.js";
 import { toolSelection } from "../../src/policies/tool-selection.js";
 import { textOf } from "../helpers.js";
 import { fauxFor, MODES, type Mode, ofType, replies, run } from "./support.js";

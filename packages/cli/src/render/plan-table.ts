@@ -3,10 +3,13 @@
 // per step change in between; and a live status line summarising the table ("2/4 done · b, c
 // running"). The Surface has no random-access screen, so "live" is the status line plus the
 // redrawn table, which works the same on a terminal, in chat and in a pipe.
-import type { PlanEvent, PlanStep, StepStatus } from "@tern/agent";
+import type { PlanEvent, PlanStep } from "@tern/agent";
 import { formatDuration, formatTokens, oneLine, padEnd } from "./format.js";
 import type { Style } from "./style.js";
 import { terminalText } from "./terminal-text.js";
+
+/** How a step ended, as its plan_step_end says. */
+type StepStatus = Extract<PlanEvent, { type: "plan_step_end" }>["status"];
 
 interface Row {
   step: PlanStep;

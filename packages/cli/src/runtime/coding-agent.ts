@@ -28,9 +28,8 @@ import {
   contextWindowCheck,
   type HookRegistry,
   type ModelRole,
-  REQUEST_TOOLS_TOOL,
+  POLICY_TOOL_NAMES,
   type ReactOptions,
-  TASK_COMPLETE_TOOL,
   TASK_TOOL_NAME,
 } from "@tern/agent";
 import type { Model, ModelRegistry } from "@tern/ai";
@@ -172,8 +171,7 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
     // `task` itself changes nothing: its sub-agent's calls pass this same policy one by one.
     // `skill` returns text; what a skill's instructions lead to is judged call by call.
     kinds: {
-      [TASK_COMPLETE_TOOL]: "read",
-      [REQUEST_TOOLS_TOOL]: "read",
+      ...Object.fromEntries(POLICY_TOOL_NAMES.map((name) => [name, "read" as const])),
       [TASK_TOOL_NAME]: "read",
       [SKILL_TOOL_NAME]: "read",
     },

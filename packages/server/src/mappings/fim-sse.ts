@@ -39,7 +39,7 @@
 // (answer_start/delta/end); otherwise the loop's final text is sent as one delta at the run's end,
 // since only then is it known to be the answer. State lives in one mapper per run.
 
-import { type AgentEvent, assistantText, type NestedPlace, NestedRuns, type ToolOutcome } from "@tern/agent";
+import { type AgentEvent, messageText, type NestedPlace, NestedRuns, type ToolOutcome } from "@tern/agent";
 import type { AssistantMessage, Usage } from "@tern/ai";
 import type { ServerEvent } from "../types.js";
 
@@ -291,8 +291,8 @@ export class FimMapper {
         iteration: this.iteration,
         reasoning: this.reasoning,
         // The model's own words on their own (FIM's reasoning folds them in before a tool call).
-        // Joined as the run's answer and the reasoning above join them (assistantText).
-        text: assistantText(message),
+        // Joined as the run's answer and the reasoning above join them (messageText).
+        text: messageText(message),
       }),
     ];
   }
