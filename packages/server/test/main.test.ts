@@ -5,8 +5,8 @@ import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { type ScriptServer, serveScript, textReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { bundleServer, serverLauncher, spawnServer } from "./support/bundle.js";
-import { tempHome } from "./support/engine.js";
 import { postMessage } from "./support/sse.js";
+import { tempHome } from "./support/temp-home.js";
 
 let model: ScriptServer;
 let home: ReturnType<typeof tempHome>;
