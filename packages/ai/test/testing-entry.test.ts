@@ -1,8 +1,9 @@
 // Keeps "one scripted model for every test" true: every package's tests get their scripted model
 // from @tern/ai/testing (or from a support file of their own package built on it). A test that
-// reaches into another package's test folder for a module that makes a model, or that starts its
-// own HTTP server streaming a model's events, is a second dialect of the scripted model: this
-// scan of packages/*/test names each one.
+// reaches into another package's test folder for a module that makes a model, that starts its own
+// HTTP server streaming a model's events, or that takes the faux provider from @tern/ai's main
+// entry (a README example run as written excepted) is a second dialect: this scan of
+// packages/*/test names each one.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +19,12 @@ const STARTS_SERVER = /\bcreateServer\(/;
 /** Speaks a model's wire: Chat Completions chunks, Anthropic or Responses events, their routes. */
 const MODEL_WIRE =
   /chat\.completion\.chunk|\/chat\/completions|\bmessage_start\b|content_block_delta|response\.created|response\.output_text/;
+
+/** The faux provider taken from @tern/ai's main entry instead of @tern/ai/testing. */
+const FAUX_FROM_MAIN =
+  /import\s+(?:type\s+)?\{[^}]*\b(?:createFaux|faux(?:Text|Thinking|ToolCall)|Faux\w*|CUT_MESSAGE)\b[^}]*\}\s*from\s*"@tern\/ai"/;
+/** Tests that run a README's example as written, importing what the README shows a user. */
+const README_TEST = /(^|[\\/])readme\.test\.ts$/;
 
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*)["'](\.{1,2}\/[^"']+)["']/g;
 
@@ -54,6 +61,8 @@ function scriptedModelProblems(file: string, text: string): string[] {
     if (MAKES_MODEL.test(readFileSync(source, "utf8")))
       problems.push(`imports a model from ${pkg}'s tests (${specifier}): use @tern/ai/testing`);
   }
+  if (FAUX_FROM_MAIN.test(text) && !README_TEST.test(file))
+    problems.push('takes the faux provider from "@tern/ai": import it from @tern/ai/testing');
   if (STARTS_SERVER.test(text) && MODEL_WIRE.test(text))
     problems.push("serves a model's stream from its own HTTP server: use serveScript from @tern/ai/testing");
   return problems;
@@ -88,6 +97,11 @@ describe("one scripted model for every test", () => {
     expect(scriptedModelProblems(file, ownServer)).toEqual([
       "serves a model's stream from its own HTTP server: use serveScript from @tern/ai/testing",
     ]);
+    const mainEntry = `import { createFaux, type Message } from "@tern/ai";`;
+    expect(scriptedModelProblems(file, mainEntry)).toEqual([
+      'takes the faux provider from "@tern/ai": import it from @tern/ai/testing',
+    ]);
+    expect(scriptedModelProblems(join(packagesDir, "cli", "test", "readme.test.ts"), mainEntry)).toEqual([]);
     // An SSE reader or a PostgreSQL from another package's tests is not a model.
     const otherSupport = `import { parseSse } from "../../server/test/support/sse.js";`;
     expect(scriptedModelProblems(file, otherSupport)).toEqual([]);

@@ -1,4 +1,4 @@
-import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai";
+import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AgentTool, type AnyAgentTool, REQUEST_TOOLS_TOOL } from "../../src/index.js";

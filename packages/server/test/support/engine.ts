@@ -1,6 +1,6 @@
 // An engine over a temporary session store and a scripted (faux) model, plus a server tool.
 import type { AnyAgentTool } from "@tern/agent";
-import { createFaux, type FauxOptions, type FauxProvider } from "@tern/ai";
+import { createFaux, type FauxOptions, type FauxProvider } from "@tern/ai/testing";
 import { Engine } from "../../src/engine/engine.js";
 import { modelCatalog } from "../../src/engine/models.js";
 import type { AgentConfig, EngineOptions } from "../../src/types.js";
