@@ -8,7 +8,7 @@ import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseSse } from "../../server/test/support/sse.js";
 import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { JSON_TYPE, openSession, startServe } from "./support/serve.js";
 import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";

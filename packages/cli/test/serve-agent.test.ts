@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { type Frame, JSON_TYPE, sseReader, startScriptedServe, startServe } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 

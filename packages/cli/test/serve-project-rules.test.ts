@@ -11,7 +11,7 @@ import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { serveScript } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { promptNewSession, startScriptedServe, startServe } from "./support/serve.js";
 import { spawnTern, tempDir, ternEnv } from "./support/tern.js";
 

@@ -7,7 +7,7 @@ import { connect, type Socket } from "node:net";
 import { basename, join } from "node:path";
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import {
   JSON_TYPE,
   rawRequest,

@@ -4,7 +4,7 @@
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { JSON_TYPE, sseReader, startScriptedServe, startServe } from "./support/serve.js";
 import { tempDir } from "./support/tern.js";
 

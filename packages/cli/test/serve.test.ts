@@ -4,7 +4,7 @@
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { TernClient } from "@tern/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
 let model: ScriptServer;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { promptNewSession, startServe } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
