@@ -1,4 +1,5 @@
-import { createFaux, fauxToolCall, type Message } from "@tern/ai";
+import type { Message } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent, HookRegistry } from "../src/index.js";
 import { echoTool, expectValidTranscript, textOf, timedTool, tracker } from "./helpers.js";

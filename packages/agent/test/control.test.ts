@@ -1,4 +1,5 @@
-import { createFaux, fauxToolCall, type Message } from "@tern/ai";
+import type { Message } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type AgentEvent, type AgentMessage, agentLoop, agentLoopContinue } from "../src/index.js";
 import {

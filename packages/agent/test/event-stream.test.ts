@@ -1,4 +1,4 @@
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AgentEvent, type AgentTool, agentLoop, runAgentLoop } from "../src/index.js";

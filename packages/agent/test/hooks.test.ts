@@ -1,4 +1,4 @@
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent, type AgentEvent, type AgentTool, agentLoop, HookRegistry } from "../src/index.js";

@@ -1,4 +1,5 @@
-import { createFaux, fauxText, fauxToolCall, type ToolResultMessage } from "@tern/ai";
+import type { ToolResultMessage } from "@tern/ai";
+import { createFaux, fauxText, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AgentEvent, type AgentTool, agentLoop } from "../src/index.js";

@@ -1,7 +1,8 @@
 // model_call_end is built once (model-call.ts) for the loop's calls and for structured calls alike;
 // the structured call's version used to drop errorKind, so a failed plan or tool-selection call
 // could not be told apart from any other failure.
-import { createFaux, stream } from "@tern/ai";
+import { stream } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { callModel } from "../src/model-call.js";
 import type { AgentEvent } from "../src/types.js";

@@ -2,7 +2,7 @@
 // sub-agents, told apart by their prompts. Parallelism is shown by a barrier both sub-agents must
 // reach, never by timing.
 
-import { createFaux, type FauxReply, type FauxRequest, fauxToolCall } from "@tern/ai";
+import { createFaux, type FauxReply, type FauxRequest, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {

@@ -1,12 +1,11 @@
 import {
   type AssistantEvent,
   type AssistantMessage,
-  createFaux,
-  fauxToolCall,
   type StreamFunction,
   stream,
   type ToolResultMessage,
 } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AgentEvent, type AgentTool, agentLoop, HookRegistry } from "../src/index.js";

@@ -1,7 +1,7 @@
 // Usage is counted once per model call whatever the nesting: a routed prompt whose plan step runs a
 // sub-agent reports, at every level, exactly the model_call_end events that level made, and the
 // Agent's lifetime and per-turn totals agree with the runs' results.
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent } from "../src/index.js";
 import { cast, ofType, stepWithSubagent } from "./plan/support.js";

@@ -2,7 +2,7 @@
 // scripted model: the plan from todo_write and from plan mode's steps, sub-agent calls kept out
 // of the editor's list, and the prompt blocks an editor sends (images, attached files, links).
 import type { AgentEvent } from "@tern/agent";
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { promptContent } from "../src/acp/session.js";
 import { agentUpdates, toolKind } from "../src/acp/updates.js";

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { memoryBin } from "../../mcp/test/support/servers.js";
 import { startAcp } from "./support/acp-client.js";
 import { TERN_JS } from "./support/build.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { tempDir } from "./support/tern.js";
 

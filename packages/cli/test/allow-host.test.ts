@@ -8,7 +8,7 @@ import { contentText, wireMessages } from "@tern/ai/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loopbackHttp, SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
 import { withHostQuestion } from "../src/runtime/host-question.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

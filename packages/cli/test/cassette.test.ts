@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ScriptStep, typedSse } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";

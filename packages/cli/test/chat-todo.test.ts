@@ -2,7 +2,7 @@
 // sub-agent shows as its task line and one summary line, not as its own tool calls.
 import { beforeAll, expect } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, tempDir } from "./support/tern.js";
 

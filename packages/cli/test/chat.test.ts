@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, toolReply } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, tempDir } from "./support/tern.js";
 

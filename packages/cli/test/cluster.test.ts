@@ -4,10 +4,11 @@
 // node's JSON-RPC port; bad --store values and an unreachable database are exit 2, and the
 // password in the URL is never printed.
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { parseSse } from "../../server/test/support/sse.js";
 import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
+import { textReply } from "./support/replies.js";
 import { JSON_TYPE, openSession, startServe } from "./support/serve.js";
 import { runTern, spawnTern, type TernProcess, tempDir, ternEnv } from "./support/tern.js";
 
@@ -16,12 +17,12 @@ const CEILING_MS = 180_000;
 
 /** A database of this file's own on the run's shared PostgreSQL server. */
 let store: string;
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 let worker: TernProcess | undefined;
 
 beforeAll(async () => {
   store = await sharedPostgres();
-  model = await scriptedOpenAi([{ text: "Hello from a worker." }, { text: "Hello, SDK." }]);
+  model = await serveScript([textReply("Hello from a worker."), textReply("Hello, SDK.")]);
 }, CEILING_MS);
 
 afterAll(async () => {
@@ -44,7 +45,7 @@ it("an unreachable database at start is exit 2, with the password masked", async
   const result = await runTern(
     [
       ...["worker", "--store", "postgres://tern:s3cret-pw@127.0.0.1:1/tern", "--home", home, "--cwd", home],
-      ...["--base-url", model.baseUrl, "--model", "scripted"],
+      ...["--base-url", model.providerUrl, "--model", "scripted"],
     ],
     { env: ternEnv() },
   );
@@ -65,7 +66,7 @@ it(
       "--cwd",
       home,
       "--base-url",
-      model.baseUrl,
+      model.providerUrl,
       "--model",
       "scripted",
     ];

@@ -17,7 +17,7 @@ import {
   HookRegistry,
   reactPolicies,
 } from "@tern/agent";
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import type { AgentConfig, AgentSetup } from "@tern/server";
 import { BUILTIN_TOOL_NAMES, PermissionPolicy } from "@tern/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

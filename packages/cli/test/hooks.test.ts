@@ -6,9 +6,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { SANDBOX_SKIP_REASON } from "../../tools/test/support-sandbox.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
@@ -290,7 +289,7 @@ describe("project hooks", () => {
 
 describe("hooks in tern serve", () => {
   it("the user's hooks run in served sessions", async () => {
-    const model = await scriptedOpenAi();
+    const model = await startScriptedModel();
     const home = tempDir();
     const work = tempDir();
     writeFileSync(
@@ -299,16 +298,11 @@ describe("hooks in tern serve", () => {
         hooks: { UserPromptSubmit: [{ command: `echo '{"additionalContext":"SERVED HOOK CONTEXT"}'` }] },
       }),
     );
-    const served = await startScriptedServe(model.baseUrl, home, work);
-    try {
-      model.push({ text: "Hello." });
-      await promptNewSession(served.base, "hi");
-      const body = model.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
-      const user = body.messages.find((message) => message.role === "user");
-      expect(JSON.stringify(user)).toContain("SERVED HOOK CONTEXT");
-    } finally {
-      // The serve child is stopped by the support's afterAll.
-      await model.close();
-    }
+    const served = await startScriptedServe(model.providerUrl, home, work);
+    model.push(textReply("Hello."));
+    await promptNewSession(served.base, "hi");
+    const body = model.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    const user = body.messages.find((message) => message.role === "user");
+    expect(JSON.stringify(user)).toContain("SERVED HOOK CONTEXT");
   });
 });

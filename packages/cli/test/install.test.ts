@@ -9,8 +9,8 @@ import { promisify } from "node:util";
 import { serveScript } from "@tern/ai/testing";
 import { beforeAll, expect, it } from "vitest";
 import { REPO_ROOT } from "./support/build.js";
-import { textReply } from "./support/openai-script.js";
 import { startOtlpReceiver } from "./support/otlp-receiver.js";
+import { textReply } from "./support/replies.js";
 import { ensureBuilt, removeLater, tempDir, ternEnv } from "./support/tern.js";
 
 const run = promisify(execFile);

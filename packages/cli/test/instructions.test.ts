@@ -6,9 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contentText, type ScriptServer, wireMessages } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startScriptedServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
@@ -105,21 +104,16 @@ describe("project instructions in tern run", () => {
 
 describe("project instructions in tern serve", () => {
   it("a served session's system prompt holds the workspace's instructions", async () => {
-    const model = await scriptedOpenAi();
+    const model = await startScriptedModel();
     const home = tempDir();
     const work = tempDir();
     writeFileSync(join(work, "AGENTS.md"), "SERVED: run the linter first.");
-    const served = await startScriptedServe(model.baseUrl, home, work);
-    try {
-      model.push({ text: "Hello." });
-      await promptNewSession(served.base, "hi");
-      const body = model.requests.at(-1)!.body as { messages: { content: string }[] };
-      expect(body.messages[0]!.content).toContain(
-        `<instructions path="${join(work, "AGENTS.md")}" scope="project">\nSERVED: run the linter first.`,
-      );
-    } finally {
-      // The serve child is stopped by the support's afterAll.
-      await model.close();
-    }
+    const served = await startScriptedServe(model.providerUrl, home, work);
+    model.push(textReply("Hello."));
+    await promptNewSession(served.base, "hi");
+    const body = model.requests.at(-1)!.body as { messages: { content: string }[] };
+    expect(body.messages[0]!.content).toContain(
+      `<instructions path="${join(work, "AGENTS.md")}" scope="project">\nSERVED: run the linter first.`,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect, it } from "vitest";
-import { textReply, toolReply } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";
 

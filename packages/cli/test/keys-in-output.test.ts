@@ -12,8 +12,8 @@ import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/cop
 import type { ScriptStep } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { keyLeaks } from "../../ai/test/support/key-leaks.js";
-import { textReply, toolReply } from "./support/openai-script.js";
 import { startOtlpReceiver } from "./support/otlp-receiver.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { JSON_TYPE, openSession, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";

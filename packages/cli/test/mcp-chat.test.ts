@@ -9,7 +9,7 @@ import { contentText, wireMessages } from "@tern/ai/testing";
 import { beforeAll, expect } from "vitest";
 import { faultServer, memoryBin, nodeServer } from "../../mcp/test/support/servers.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

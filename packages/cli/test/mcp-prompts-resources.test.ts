@@ -10,7 +10,7 @@ import { MAX_ATTACHED_TEXT_BYTES } from "@tern/tools";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nodeServer } from "../../mcp/test/support/servers.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

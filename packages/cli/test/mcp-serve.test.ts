@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { contentText, type ScriptServer, serveScript, wireMessages } from "@tern/ai/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { faultServer, nodeServer } from "../../mcp/test/support/servers.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 

@@ -17,8 +17,8 @@ import {
   type RunningHttpServer,
   startEverythingHttp,
 } from "../../mcp/test/support/servers.js";
-import { textReply, toolReply } from "./support/openai-script.js";
 import { running, until } from "./support/processes.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { promptNewSession, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, spawnTern, tempDir, ternEnv } from "./support/tern.js";

@@ -10,7 +10,7 @@ import { UsageError } from "../src/cli/errors.js";
 import { policiesLabel } from "../src/config/policy-settings.js";
 import { reactOptions } from "../src/runtime/loop-options.js";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { settingsFor } from "./support/settings.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { beforeAll, expect, it } from "vitest";
 import { reactOptions } from "../src/runtime/loop-options.js";
 import { withSessionSettings } from "../src/runtime/session-settings.js";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { settingsFor } from "./support/settings.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";

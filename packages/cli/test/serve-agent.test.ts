@@ -6,15 +6,16 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { type Frame, JSON_TYPE, sseReader, startScriptedServe, startServe } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 
 beforeAll(async () => {
-  model = await scriptedOpenAi();
+  model = await serveScript();
 });
 
 afterAll(async () => {
@@ -24,7 +25,7 @@ afterAll(async () => {
 async function served(extra: string[] = []) {
   const home = tempDir();
   const work = tempDir();
-  return { home, work, ...(await startScriptedServe(model.baseUrl, home, work, extra)) };
+  return { home, work, ...(await startScriptedServe(model.providerUrl, home, work, extra)) };
 }
 
 function post(base: string, path: string, body: unknown) {
@@ -44,8 +45,8 @@ describe("permission questions over HTTP", () => {
     const { base, work } = await served();
     const id = await newSession(base);
     model.push(
-      { toolCalls: [{ id: "w1", name: "write", args: { path: "note.txt", content: "hi" } }] },
-      { text: "Wrote note.txt." },
+      toolReply([{ id: "w1", name: "write", args: { path: "note.txt", content: "hi" } }]),
+      textReply("Wrote note.txt."),
     );
     const first = sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "write a note" }));
     const question = await first.until(isQuestion);
@@ -88,10 +89,9 @@ describe("permission questions over HTTP", () => {
   it("remembers allow_always for the rest of the session: the same call is not asked again", async () => {
     const { base, work } = await served();
     const id = await newSession(base);
-    const write = (callId: string, content: string) => ({
-      toolCalls: [{ id: callId, name: "write", args: { path: "same.txt", content } }],
-    });
-    model.push(write("a1", "one"), { text: "First." }, write("a2", "two"), { text: "Second." });
+    const write = (callId: string, content: string) =>
+      toolReply([{ id: callId, name: "write", args: { path: "same.txt", content } }]);
+    model.push(write("a1", "one"), textReply("First."), write("a2", "two"), textReply("Second."));
     const first = sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "write one" }));
     const question = await first.until(isQuestion);
     await post(base, `/api/sessions/${id}/permissions/${question.data.id}`, { decision: "allow_always" });
@@ -108,8 +108,8 @@ describe("permission questions over HTTP", () => {
     const { base, work } = await served();
     const id = await newSession(base);
     model.push(
-      { toolCalls: [{ id: "w2", name: "write", args: { path: "x.txt", content: "x" } }] },
-      { text: "Understood." },
+      toolReply([{ id: "w2", name: "write", args: { path: "x.txt", content: "x" } }]),
+      textReply("Understood."),
     );
     const stream = sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "write x" }));
     const question = await stream.until(isQuestion);
@@ -127,8 +127,8 @@ describe("permission questions over HTTP", () => {
     const { base, work } = await served(["--permission-timeout", "1"]);
     const id = await newSession(base);
     model.push(
-      { toolCalls: [{ id: "w3", name: "write", args: { path: "late.txt", content: "x" } }] },
-      { text: "Nobody answered." },
+      toolReply([{ id: "w3", name: "write", args: { path: "late.txt", content: "x" } }]),
+      textReply("Nobody answered."),
     );
     const frames = await sseReader(
       await post(base, `/api/sessions/${id}/messages`, { content: "write" }),
@@ -144,7 +144,7 @@ describe("the agent of tern run", () => {
   it("sends the coding system prompt and the coding tools", async () => {
     const { base, work } = await served();
     const id = await newSession(base);
-    model.push({ text: "Hello." });
+    model.push(textReply("Hello."));
     await sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "hi" })).all();
     const body = model.requests.at(-1)!.body as {
       messages: { role: string; content: string }[];
@@ -163,9 +163,9 @@ describe("the agent of tern run", () => {
     writeFileSync(join(work, "a.txt"), "alpha");
     const id = await newSession(base);
     model.push(
-      { toolCalls: [{ id: "r1", name: "read", args: { path: "a.txt" } }] },
-      { text: "draft" },
-      { text: "The file says alpha." },
+      toolReply([{ id: "r1", name: "read", args: { path: "a.txt" } }]),
+      textReply("draft"),
+      textReply("The file says alpha."),
     );
     const frames = await sseReader(
       await post(base, `/api/sessions/${id}/messages`, { content: "read a" }),
@@ -177,13 +177,13 @@ describe("the agent of tern run", () => {
   it("says a rate-limited model call is retried: a retrying phase frame, then the answer", async () => {
     const { base } = await served();
     const id = await newSession(base);
-    model.pushExchange({
+    model.push({
       kind: "json",
       status: 429,
       headers: { "retry-after-ms": "20" },
       body: { error: { message: "Rate limit reached", type: "rate_limit_error" } },
     });
-    model.push({ text: "Fine." });
+    model.push(textReply("Fine."));
     const frames = await sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "hi" })).all();
     expect(frames.find((f) => f.event === "phase" && f.data.phase === "retrying")?.data).toMatchObject({
       phase: "retrying",
@@ -207,12 +207,17 @@ describe("the agent of tern run", () => {
       }),
     );
     const { base } = await startServe([
-      ...["--port", "0", "--base-url", model.baseUrl, "--provider", "local", "--model", "tiny"],
+      ...["--port", "0", "--base-url", model.providerUrl, "--provider", "local", "--model", "tiny"],
       ...["--home", home, "--cwd", work, "--tools", "none"],
     ]);
     const id = await newSession(base);
     const long = "All work and no play makes a long reply. ".repeat(120);
-    model.push({ text: long }, { text: long }, { text: "Summary of the talk so far." }, { text: "Short." });
+    model.push(
+      textReply(long),
+      textReply(long),
+      textReply("Summary of the talk so far."),
+      textReply("Short."),
+    );
     await sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "one" })).all();
     await sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "two" })).all();
     const frames = await sseReader(
@@ -228,7 +233,7 @@ describe("over JSON-RPC with the official Copilot SDK", () => {
     const home = tempDir();
     const work = tempDir();
     const { rpcPort } = await startServe([
-      ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+      ...["--rpc-port", "0", "--base-url", model.providerUrl, "--model", "scripted"],
       ...["--home", home, "--cwd", work, "--autopilot"],
     ]);
     const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
@@ -243,8 +248,8 @@ describe("over JSON-RPC with the official Copilot SDK", () => {
       const events: SessionEvent[] = [];
       session.on((event) => events.push(event));
       model.push(
-        { toolCalls: [{ id: "w4", name: "write", args: { path: "done.txt", content: "ok" } }] },
-        { toolCalls: [{ id: "t1", name: "task_complete", args: { summary: "Wrote done.txt." } }] },
+        toolReply([{ id: "w4", name: "write", args: { path: "done.txt", content: "ok" } }]),
+        toolReply([{ id: "t1", name: "task_complete", args: { summary: "Wrote done.txt." } }]),
       );
       await session.sendAndWait({ prompt: "write done.txt, then finish" }, 15_000);
       expect(asked).toEqual([expect.objectContaining({ kind: "write" })]);
@@ -265,7 +270,7 @@ describe("over JSON-RPC with the official Copilot SDK", () => {
       }),
     );
     const { rpcPort } = await startServe([
-      ...["--rpc-port", "0", "--base-url", model.baseUrl, "--provider", "local", "--model", "tiny"],
+      ...["--rpc-port", "0", "--base-url", model.providerUrl, "--provider", "local", "--model", "tiny"],
       ...["--home", home, "--cwd", tempDir(), "--tools", "none"],
     ]);
     const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
@@ -274,7 +279,7 @@ describe("over JSON-RPC with the official Copilot SDK", () => {
       const events: SessionEvent[] = [];
       session.on((event) => events.push(event));
       const long = "All work and no play makes a long reply. ".repeat(120);
-      model.push({ text: long }, { text: long }, { text: "Summary so far." }, { text: "Short." });
+      model.push(textReply(long), textReply(long), textReply("Summary so far."), textReply("Short."));
       for (const prompt of ["one", "two", "three"]) await session.sendAndWait({ prompt }, 15_000);
       const types = events.map((event) => event.type);
       expect(types).toContain("session.compaction_start");
@@ -291,8 +296,8 @@ describe("checkpoints of served sessions", () => {
     writeFileSync(join(work, "plan.txt"), "original\n");
     const id = await newSession(base);
     model.push(
-      { toolCalls: [{ id: "c1", name: "write", args: { path: "plan.txt", content: "rewritten\n" } }] },
-      { text: "Rewrote it." },
+      toolReply([{ id: "c1", name: "write", args: { path: "plan.txt", content: "rewritten\n" } }]),
+      textReply("Rewrote it."),
     );
     const frames = await sseReader(
       await post(base, `/api/sessions/${id}/messages`, { content: "rewrite" }),

@@ -8,9 +8,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
+import { serveScript } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
 import { sharedPostgres } from "../../session/test/support/shared-postgres.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { promptNewSession, startScriptedServe, startServe } from "./support/serve.js";
 import { spawnTern, tempDir, ternEnv } from "./support/tern.js";
 
@@ -38,17 +39,15 @@ function project(): string {
 
 /** The model reads the secret, widens its own rules, then writes an ordinary file (the control). */
 async function hostileModel() {
-  const model = await scriptedOpenAi([
-    {
-      toolCalls: [
-        { id: "r1", name: "read", args: { path: "secret.txt" } },
-        { id: "w1", name: "write", args: { path: ".tern/config.json", content: '{"allow":["bash"]}' } },
-        { id: "w2", name: "write", args: { path: "notes.txt", content: "done" } },
-      ],
-    },
-    { text: "Finished." },
+  const model = await serveScript([
+    toolReply([
+      { id: "r1", name: "read", args: { path: "secret.txt" } },
+      { id: "w1", name: "write", args: { path: ".tern/config.json", content: '{"allow":["bash"]}' } },
+      { id: "w2", name: "write", args: { path: "notes.txt", content: "done" } },
+    ]),
+    textReply("Finished."),
     // After denials the completion check asks the model to look at its answer once more.
-    { text: "Finished." },
+    textReply("Finished."),
   ]);
   closeModel = model.close;
   return model;
@@ -97,7 +96,7 @@ describe("a served session keeps the project's rules", () => {
   it("over HTTP", async () => {
     const model = await hostileModel();
     const work = project();
-    const { base } = await startScriptedServe(model.baseUrl, tempDir(), work, ["--mode", "bypass"]);
+    const { base } = await startScriptedServe(model.providerUrl, tempDir(), work, ["--mode", "bypass"]);
     const frames = await promptNewSession(base, "look around");
     expect(frames.at(-1)).toMatchObject({ data: { answer: "Finished." } });
     expectRulesHeld(work, model);
@@ -107,7 +106,7 @@ describe("a served session keeps the project's rules", () => {
     const model = await hostileModel();
     const work = project();
     const { rpcPort } = await startServe([
-      ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+      ...["--rpc-port", "0", "--base-url", model.providerUrl, "--model", "scripted"],
       ...["--home", tempDir(), "--cwd", work],
     ]);
     const asked = await approvingClient(rpcPort, "look around");
@@ -130,13 +129,16 @@ describe.each(["HTTP", "JSON-RPC"] as const)(
         const store = await sharedPostgres();
         const mode = protocol === "HTTP" ? ["--mode", "bypass"] : [];
         const common = ["--store", store, "--home", tempDir(), "--cwd", work, ...mode];
-        const worker = spawnTern(["worker", ...common, "--base-url", model.baseUrl, "--model", "scripted"], {
-          env: ternEnv(),
-        });
+        const worker = spawnTern(
+          ["worker", ...common, "--base-url", model.providerUrl, "--model", "scripted"],
+          {
+            env: ternEnv(),
+          },
+        );
         try {
           const served = await startServe([
             ...["--port", "0", "--rpc-port", "0", "--no-worker", ...common],
-            ...["--base-url", model.baseUrl, "--model", "scripted"],
+            ...["--base-url", model.providerUrl, "--model", "scripted"],
           ]);
           await worker.waitFor(/worker taking runs from/, "stdout");
           if (protocol === "HTTP") {

@@ -5,8 +5,9 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { basename, join } from "node:path";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import {
   JSON_TYPE,
   rawRequest,
@@ -17,18 +18,18 @@ import {
 } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 let home: string;
 let work: string;
 let other: string;
 let server: Served;
 
 beforeAll(async () => {
-  model = await scriptedOpenAi();
+  model = await serveScript();
   home = tempDir();
   work = tempDir();
   other = tempDir();
-  server = await startScriptedServe(model.baseUrl, home, work, [
+  server = await startScriptedServe(model.providerUrl, home, work, [
     ...["--allow-root", other, "--allow-origin", "http://good.example:3000"],
     ...["--max-connections", "8", "--max-runs", "1"],
   ]);
@@ -126,9 +127,9 @@ describe("where sessions may work", () => {
   });
 
   it("neither lists nor opens a stored session of another directory", async () => {
-    model.push({ text: "Elsewhere." });
+    model.push(textReply("Elsewhere."));
     const elsewhere = tempDir();
-    const stored = await runTern(["run", "--base-url", model.baseUrl, "--model", "scripted", "hi"], {
+    const stored = await runTern(["run", "--base-url", model.providerUrl, "--model", "scripted", "hi"], {
       env: ternEnv({ TERN_HOME: home }),
       cwd: elsewhere,
     });
@@ -169,11 +170,14 @@ describe("client mistakes are 4xx JSON errors", () => {
 
   it("names a session whose file is damaged (422), not its path", async () => {
     // A session stored by `tern run` (which has finished, so nothing holds it open), then damaged.
-    model.push({ text: "Stored." });
-    const stored = await runTern(["run", "--base-url", model.baseUrl, "--model", "scripted", "store this"], {
-      env: ternEnv({ TERN_HOME: home }),
-      cwd: work,
-    });
+    model.push(textReply("Stored."));
+    const stored = await runTern(
+      ["run", "--base-url", model.providerUrl, "--model", "scripted", "store this"],
+      {
+        env: ternEnv({ TERN_HOME: home }),
+        cwd: work,
+      },
+    );
     expect(stored.code).toBe(0);
     // The newest file: the sessions made over HTTP before are older (and open in the server).
     const [file] = sessionFiles(home).sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
@@ -214,7 +218,7 @@ describe("limits", () => {
 
   it("refuses a run beyond --max-runs with 503 and Retry-After, and runs it once there is room", async () => {
     // The first run waits on a permission question, so it is certainly still running.
-    model.push({ toolCalls: [{ id: "w1", name: "write", args: { path: "a.txt", content: "a" } }] });
+    model.push(toolReply([{ id: "w1", name: "write", args: { path: "a.txt", content: "a" } }]));
     const first = (await (await post("/api/sessions", {})).json()) as { session: { id: string } };
     const stream = sseReader(
       await post(`/api/sessions/${first.session.id}/messages`, { content: "write a" }),
@@ -227,7 +231,7 @@ describe("limits", () => {
     expect((await errorOf(refused)).code).toBe("overloaded");
     await healthy();
 
-    model.push({ text: "Denied, so I stop." }, { text: "Second run." });
+    model.push(textReply("Denied, so I stop."), textReply("Second run."));
     await post(`/api/sessions/${first.session.id}/permissions/${question.data.id}`, { decision: "deny" });
     await stream.all();
     const frames = await sseReader(
@@ -258,7 +262,7 @@ describe("size limits (small ones, set by flags)", () => {
   });
 
   it("refuses a second stream on a session over --max-session-streams with 429", async () => {
-    model.push({ toolCalls: [{ id: "w2", name: "write", args: { path: "b.txt", content: "b" } }] });
+    model.push(toolReply([{ id: "w2", name: "write", args: { path: "b.txt", content: "b" } }]));
     const { session } = (await (
       await fetch(`${small.base}/api/sessions`, { method: "POST", headers: JSON_TYPE, body: "{}" })
     ).json()) as { session: { id: string } };
@@ -275,7 +279,7 @@ describe("size limits (small ones, set by flags)", () => {
     expect(second.headers.get("retry-after")).toMatch(/^\d+$/);
     expect((await errorOf(second)).code).toBe("too_many_streams");
     expect((await fetch(`${small.base}/healthz`)).status).toBe(200);
-    model.push({ text: "Denied." });
+    model.push(textReply("Denied."));
     await fetch(`${small.base}/api/sessions/${session.id}/permissions/${question.data.id}`, {
       method: "POST",
       headers: JSON_TYPE,
@@ -384,7 +388,7 @@ describe("the JSON-RPC port", () => {
 
   beforeAll(async () => {
     rpc = await startServe([
-      ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+      ...["--rpc-port", "0", "--base-url", model.providerUrl, "--model", "scripted"],
       ...["--home", home, "--cwd", work],
     ]);
   });
@@ -446,7 +450,7 @@ describe("start-up", () => {
   it("reports a port in use as a usage error naming the port", async () => {
     const port = new URL(server.base).port;
     const result = await runTern([
-      ...["serve", "--port", port, "--base-url", model.baseUrl, "--model", "scripted", "--home", home],
+      ...["serve", "--port", port, "--base-url", model.providerUrl, "--model", "scripted", "--home", home],
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`port ${port} is already in use`);
@@ -461,14 +465,14 @@ describe("start-up", () => {
       "--host",
       "127.evil.example",
       "--base-url",
-      model.baseUrl,
+      model.providerUrl,
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/127\.evil\.example \(not loopback\) requires a token/);
   });
 
   it("refuses a header timeout longer than the request timeout, and a timeout or size that is not a number", async () => {
-    const base = ["serve", "--port", "0", "--base-url", model.baseUrl, "--home", home];
+    const base = ["serve", "--port", "0", "--base-url", model.providerUrl, "--home", home];
     const longer = await runTern([...base, "--request-timeout", "5", "--headers-timeout", "20"]);
     expect(longer.code).toBe(2);
     expect(longer.stderr).toContain("--headers-timeout (20) must not exceed --request-timeout (5)");
@@ -490,7 +494,7 @@ function frame(message: unknown): Buffer {
 /** `tern serve` on both ports (HTTP and JSON-RPC), on the scripted model, with `flags`. */
 function serveBoth(flags: string[]): Promise<Served> {
   return startServe([
-    ...["--port", "0", "--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+    ...["--port", "0", "--rpc-port", "0", "--base-url", model.providerUrl, "--model", "scripted"],
     ...["--home", home, "--cwd", work, ...flags],
   ]);
 }

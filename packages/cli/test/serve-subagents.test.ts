@@ -2,16 +2,17 @@
 // process, a scripted OpenAI-compatible model on loopback, plain fetch and the official
 // @github/copilot-sdk as clients.
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { JSON_TYPE, sseReader, startScriptedServe, startServe } from "./support/serve.js";
 import { tempDir } from "./support/tern.js";
 
 // One scripted model per test: a spare reply one test did not use must not answer the next.
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 
 beforeEach(async () => {
-  model = await scriptedOpenAi();
+  model = await serveScript();
 });
 
 afterEach(async () => {
@@ -24,19 +25,19 @@ const post = (base: string, path: string, body: unknown) =>
 it("streams the todo list and a sub-agent (its tool calls marked with the task call) over SSE", async () => {
   const home = tempDir();
   const work = tempDir();
-  const { base } = await startScriptedServe(model.baseUrl, home, work);
+  const { base } = await startScriptedServe(model.providerUrl, home, work);
   const created = await post(base, "/api/sessions", {});
   const id = ((await created.json()) as { session: { id: string } }).session.id;
   const todos = [{ id: "1", content: "Look around", status: "in_progress" }];
   model.push(
-    { toolCalls: [{ id: "todo1", name: "todo_write", args: { todos } }] },
-    { toolCalls: [{ id: "task1", name: "task", args: { description: "Look", prompt: "List the files." } }] },
+    toolReply([{ id: "todo1", name: "todo_write", args: { todos } }]),
+    toolReply([{ id: "task1", name: "task", args: { description: "Look", prompt: "List the files." } }]),
     // The sub-agent.
-    { toolCalls: [{ id: "ls1", name: "ls", args: { path: "." } }] },
-    { text: "No files." },
+    toolReply([{ id: "ls1", name: "ls", args: { path: "." } }]),
+    textReply("No files."),
     // The parent, and a spare answer for a completion check.
-    { text: "Final." },
-    { text: "Final." },
+    textReply("Final."),
+    textReply("Final."),
   );
   const stream = sseReader(await post(base, `/api/sessions/${id}/messages`, { content: "go" }));
   await stream.until((frame) => frame.event === "done");
@@ -58,7 +59,7 @@ it("shows the sub-agent to the Copilot SDK as subagent.started/completed with it
   const home = tempDir();
   const work = tempDir();
   const { rpcPort } = await startServe([
-    ...["--rpc-port", "0", "--base-url", model.baseUrl, "--model", "scripted"],
+    ...["--rpc-port", "0", "--base-url", model.providerUrl, "--model", "scripted"],
     ...["--home", home, "--cwd", work],
   ]);
   const client = new CopilotClient({ connection: RuntimeConnection.forUri(`127.0.0.1:${rpcPort}`) });
@@ -67,13 +68,11 @@ it("shows the sub-agent to the Copilot SDK as subagent.started/completed with it
     const events: SessionEvent[] = [];
     session.on((event) => events.push(event));
     model.push(
-      {
-        toolCalls: [{ id: "task2", name: "task", args: { description: "Look", prompt: "List the files." } }],
-      },
-      { toolCalls: [{ id: "ls2", name: "ls", args: { path: "." } }] },
-      { text: "No files." },
-      { text: "Final." },
-      { text: "Final." },
+      toolReply([{ id: "task2", name: "task", args: { description: "Look", prompt: "List the files." } }]),
+      toolReply([{ id: "ls2", name: "ls", args: { path: "." } }]),
+      textReply("No files."),
+      textReply("Final."),
+      textReply("Final."),
     );
     await session.sendAndWait({ prompt: "go" }, 15_000);
     const started = events.find((event) => event.type === "subagent.started");

@@ -1,15 +1,17 @@
 // `tern serve` through the real `tern` bundle: @tern/sdk spawns `tern serve --stdio` and drives a
 // session whose model is a scripted OpenAI-compatible server on loopback.
+
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { TernClient } from "@tern/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { ensureBuilt, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 
 beforeAll(async () => {
   ensureBuilt();
-  model = await scriptedOpenAi();
+  model = await serveScript();
 });
 
 afterAll(async () => {
@@ -18,11 +20,21 @@ afterAll(async () => {
 
 describe("tern serve", () => {
   it("serves JSON-RPC over stdio to @tern/sdk", async () => {
-    model.push({ text: "Hello from the scripted model." });
+    model.push(textReply("Hello from the scripted model."));
     const home = tempDir();
     const client = new TernClient({
       command: process.execPath,
-      args: [TERN_JS, "serve", "--stdio", "--base-url", model.baseUrl, "--model", "scripted", "--cwd", home],
+      args: [
+        TERN_JS,
+        "serve",
+        "--stdio",
+        "--base-url",
+        model.providerUrl,
+        "--model",
+        "scripted",
+        "--cwd",
+        home,
+      ],
       env: ternEnv({ TERN_HOME: home }),
     });
     await client.start();

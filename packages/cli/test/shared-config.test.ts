@@ -6,15 +6,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { promptNewSession, startServe } from "./support/serve.js";
 import { runTern, tempDir, ternEnv } from "./support/tern.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 
 beforeAll(async () => {
-  model = await scriptedOpenAi();
+  model = await serveScript();
 });
 
 afterAll(async () => {
@@ -36,9 +37,12 @@ describe("one set of flags, one validation", () => {
     ["--answer-mode", "poem", "--answer-mode must be one of direct, synthesize"],
   ])("%s %s is a usage error in run, chat and serve", async (flag, value, message) => {
     for (const command of COMMANDS) {
-      const result = await runTern([...command, flag, value, "--base-url", model.baseUrl, "--model", "m"], {
-        env: ternEnv({ TERN_HOME: tempDir() }),
-      });
+      const result = await runTern(
+        [...command, flag, value, "--base-url", model.providerUrl, "--model", "m"],
+        {
+          env: ternEnv({ TERN_HOME: tempDir() }),
+        },
+      );
       expect(result.code, command[0]).toBe(2);
       expect(result.stderr).toContain(message);
     }
@@ -53,14 +57,14 @@ describe("one set of flags, one validation", () => {
   });
 
   it("serve takes the provider, model and base URL from the environment and from config.json", async () => {
-    model.push({ text: "From the environment." }, { text: "From the config." });
+    model.push(textReply("From the environment."), textReply("From the config."));
     const fromEnv = await startServe(["--port", "0", "--home", tempDir(), "--cwd", tempDir()], {
-      TERN_BASE_URL: model.baseUrl,
+      TERN_BASE_URL: model.providerUrl,
       TERN_MODEL: "scripted-env",
     });
     expect(await answerOf(fromEnv.base)).toBe("From the environment.");
     expect((model.requests.at(-1)!.body as { model: string }).model).toBe("scripted-env");
-    const home = homeWith({ baseUrl: model.baseUrl, model: "scripted-config", tools: "none" });
+    const home = homeWith({ baseUrl: model.providerUrl, model: "scripted-config", tools: "none" });
     const fromConfig = await startServe(["--port", "0", "--home", home, "--cwd", tempDir()]);
     expect(await answerOf(fromConfig.base)).toBe("From the config.");
     const body = model.requests.at(-1)!.body as { model: string; tools?: unknown[] };
@@ -72,8 +76,8 @@ describe("one set of flags, one validation", () => {
 describe("keys from config.json", () => {
   it("a provider marked keyless works in run, chat and serve with no key set", async () => {
     const home = homeWith({ providers: { myserver: { keyless: true } } });
-    const flags = ["--provider", "myserver", "--base-url", model.baseUrl, "--model", "m"];
-    model.push({ text: "run ok" }, { text: "chat ok" }, { text: "serve ok" });
+    const flags = ["--provider", "myserver", "--base-url", model.providerUrl, "--model", "m"];
+    model.push(textReply("run ok"), textReply("chat ok"), textReply("serve ok"));
     const env = ternEnv({ TERN_HOME: home });
     const run = await runTern(["run", ...flags, "hi"], { env, cwd: tempDir() });
     expect(run.stdout).toContain("run ok");
@@ -89,11 +93,11 @@ describe("keys from config.json", () => {
 
   it("uses the variable config.json names for a provider's key, and names it when it is unset", async () => {
     const home = homeWith({ providers: { myserver: { apiKeyEnv: "MY_SERVER_TOKEN" } } });
-    const flags = ["--provider", "myserver", "--base-url", model.baseUrl, "--model", "m"];
+    const flags = ["--provider", "myserver", "--base-url", model.providerUrl, "--model", "m"];
     const missing = await runTern(["serve", "--port", "0", ...flags], { env: ternEnv({ TERN_HOME: home }) });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no API key for myserver: set MY_SERVER_TOKEN");
-    model.push({ text: "keyed" });
+    model.push(textReply("keyed"));
     const run = await runTern(["run", ...flags, "hi"], {
       env: ternEnv({ TERN_HOME: home, MY_SERVER_TOKEN: "secret-token" }),
       cwd: tempDir(),
@@ -106,8 +110,8 @@ describe("keys from config.json", () => {
 describe("a broken config.json never crashes", () => {
   it('warns once about "mode": "yolo", ignores it and runs in ask mode', async () => {
     const home = homeWith({ mode: "yolo" });
-    model.push({ text: "still works" });
-    const result = await runTern(["run", "--base-url", model.baseUrl, "--model", "m", "hi"], {
+    model.push(textReply("still works"));
+    const result = await runTern(["run", "--base-url", model.providerUrl, "--model", "m", "hi"], {
       env: ternEnv({ TERN_HOME: home }),
       cwd: tempDir(),
     });
@@ -121,8 +125,8 @@ describe("a broken config.json never crashes", () => {
 
   it("warns once about a file that is not JSON", async () => {
     const home = homeWith("{ not json");
-    model.push({ text: "fine" });
-    const result = await runTern(["run", "--base-url", model.baseUrl, "--model", "m", "hi"], {
+    model.push(textReply("fine"));
+    const result = await runTern(["run", "--base-url", model.providerUrl, "--model", "m", "hi"], {
       env: ternEnv({ TERN_HOME: home }),
       cwd: tempDir(),
     });

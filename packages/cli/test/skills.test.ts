@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ScriptServer } from "@tern/ai/testing";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { startChat, terminalIt } from "./support/chat-terminal.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";
 

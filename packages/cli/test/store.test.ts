@@ -7,7 +7,7 @@ import type { ScriptServer } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSse } from "../../server/test/support/sse.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
-import { textReply, toolReply } from "./support/openai-script.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { startScriptedModel } from "./support/scripted-model.js";
 import { JSON_TYPE, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, tempDir, ternEnv } from "./support/tern.js";

@@ -6,9 +6,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
-import { textReply, toolReply } from "./support/openai-script.js";
 import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js";
+import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv } from "./support/scripted-model.js";
 import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
 import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";
@@ -226,57 +225,54 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
 
 describe("tern serve with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   it("traces each served run with the session as conversation id, a retry as a span event, flushed on SIGTERM", async () => {
-    const scripted = await scriptedOpenAi();
+    const scripted = await serveScript();
+    model = scripted;
     receiver = await startOtlpReceiver();
-    try {
-      const served = await startServe(
-        [
-          "--port",
-          "0",
-          "--base-url",
-          scripted.baseUrl,
-          "--model",
-          "scripted",
-          "--home",
-          tempDir(),
-          "--cwd",
-          tempDir(),
-        ],
-        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
-      );
-      const post = (path: string, body: unknown) =>
-        fetch(`${served.base}${path}`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
-      const created = (await (await post("/api/sessions", {})).json()) as { session: { id: string } };
-      const id = created.session.id;
-      scripted.pushExchange({
-        kind: "json",
-        status: 429,
-        headers: { "retry-after-ms": "20" },
-        body: { error: { message: "Rate limit reached", type: "rate_limit_error" } },
-      });
-      scripted.push({ text: "Fine." });
-      const frames = await sseReader(await post(`/api/sessions/${id}/messages`, { content: "hi" })).all();
-      expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Fine." } });
+    const served = await startServe(
+      [
+        "--port",
+        "0",
+        "--base-url",
+        scripted.providerUrl,
+        "--model",
+        "scripted",
+        "--home",
+        tempDir(),
+        "--cwd",
+        tempDir(),
+      ],
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+    );
+    const post = (path: string, body: unknown) =>
+      fetch(`${served.base}${path}`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify(body) });
+    const created = (await (await post("/api/sessions", {})).json()) as { session: { id: string } };
+    const id = created.session.id;
+    scripted.push({
+      kind: "json",
+      status: 429,
+      headers: { "retry-after-ms": "20" },
+      body: { error: { message: "Rate limit reached", type: "rate_limit_error" } },
+    });
+    scripted.push(textReply("Fine."));
+    const frames = await sseReader(await post(`/api/sessions/${id}/messages`, { content: "hi" })).all();
+    expect(frames.at(-1)).toMatchObject({ event: "done", data: { answer: "Fine." } });
 
-      served.proc.child.kill("SIGTERM");
-      expect((await served.proc.done).code).toBe(0);
-      const spans = receiver.spans();
-      const root = spans.find((span) => span.name === "invoke_agent tern")!;
-      expect(root.attributes).toMatchObject({ "gen_ai.conversation.id": id, "tern.stop_reason": "stop" });
-      const chat = spans.find((span) => span.name === "chat scripted")!;
-      expect(chat.parentSpanId).toBe(root.spanId);
-      expect(chat.events).toEqual([
-        {
-          name: "tern.model_retry",
-          attributes: expect.objectContaining({
-            "error.type": "rate_limit",
-            "http.response.status_code": 429,
-          }),
-        },
-      ]);
-    } finally {
-      await scripted.close();
-    }
+    served.proc.child.kill("SIGTERM");
+    expect((await served.proc.done).code).toBe(0);
+    const spans = receiver.spans();
+    const root = spans.find((span) => span.name === "invoke_agent tern")!;
+    expect(root.attributes).toMatchObject({ "gen_ai.conversation.id": id, "tern.stop_reason": "stop" });
+    const chat = spans.find((span) => span.name === "chat scripted")!;
+    expect(chat.parentSpanId).toBe(root.spanId);
+    expect(chat.events).toEqual([
+      {
+        name: "tern.model_retry",
+        attributes: expect.objectContaining({
+          "error.type": "rate_limit",
+          "http.response.status_code": 429,
+        }),
+      },
+    ]);
   });
 });
 

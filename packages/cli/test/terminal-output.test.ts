@@ -2,7 +2,7 @@
 // the terminal (no retitled window, no cleared screen), while a pipe gets the answer as sent.
 import { beforeAll, expect, it } from "vitest";
 import { startTernOnTerminal, terminalIt } from "./support/chat-terminal.js";
-import { textReply } from "./support/openai-script.js";
+import { textReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
 

@@ -2,7 +2,7 @@
 // mode (reached through the streamable HTTP fallback): its tools through the agent loop with a
 // scripted model, and every kind of content it returns.
 
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpManager, type McpServerConfig } from "../src/index.js";
 import { runScripted, textOf } from "./support/run.js";

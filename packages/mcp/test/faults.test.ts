@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_CONNECT_TIMEOUT_MS } from "../src/connection.js";
 import { McpManager, type McpManagerOptions, type McpServerConfig } from "../src/index.js";

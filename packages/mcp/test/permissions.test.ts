@@ -3,7 +3,7 @@
 // match the MCP names.
 
 import { HookRegistry } from "@tern/agent";
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { installPermissions } from "@tern/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpManager } from "../src/index.js";

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMcpConfig, McpManager, type McpServerConfig } from "../src/index.js";
 import { runScripted, textOf } from "./support/run.js";

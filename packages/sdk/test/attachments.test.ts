@@ -3,26 +3,26 @@
 // image for a model without vision are refused with "Invalid params", and nothing is sent then.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type ScriptServer, serveScript, textReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempHome } from "../../server/test/support/engine.js";
-import { scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { tempHome } from "../../server/test/support/temp-home.js";
 import type { TernClient } from "../src/index.js";
 import { startStdioClient } from "./support/stdio-client.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 let home: ReturnType<typeof tempHome>;
 let client: TernClient;
 let work: string;
 
 beforeAll(async () => {
-  model = await scriptedOpenAi([{ text: "It says ship on Friday." }]);
+  model = await serveScript([textReply("It says ship on Friday.")]);
   home = tempHome("tern-sdk-attach-");
   work = join(home.home, "work");
   mkdirSync(work);
   writeFileSync(join(work, "plan.md"), "ship on Friday\n");
   writeFileSync(join(work, "shot.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]));
   writeFileSync(join(home.home, "secret.txt"), "outside the workspace\n");
-  client = await startStdioClient(model.baseUrl, home.home, work);
+  client = await startStdioClient(model.providerUrl, home.home, work);
 });
 
 afterAll(async () => {

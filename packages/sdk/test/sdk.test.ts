@@ -1,23 +1,23 @@
 // @tern/sdk driving a real `tern serve --stdio` child process (the server entry bundled with
 // esbuild) whose model is a scripted OpenAI-compatible server on loopback: the Copilot SDK's core
 // flow, through tern's own client.
+import { type FauxReply, type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempHome } from "../../server/test/support/engine.js";
-import { type ScriptedReply, scriptedOpenAi } from "../../server/test/support/openai-script.js";
+import { tempHome } from "../../server/test/support/temp-home.js";
 import type { SessionEvent, TernClient } from "../src/index.js";
 import { startStdioClient } from "./support/stdio-client.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 let home: ReturnType<typeof tempHome>;
 let client: TernClient;
 
-async function startClient(replies: ScriptedReply[]): Promise<void> {
+async function startClient(replies: FauxReply[]): Promise<void> {
   model.push(...replies);
-  client = await startStdioClient(model.baseUrl, home.home, home.home);
+  client = await startStdioClient(model.providerUrl, home.home, home.home);
 }
 
 beforeAll(async () => {
-  model = await scriptedOpenAi();
+  model = await serveScript();
   home = tempHome("tern-sdk-");
 });
 
@@ -30,9 +30,9 @@ afterAll(async () => {
 describe("@tern/sdk over stdio", () => {
   it("creates a session with a tool, streams, asks permission, waits for idle, resumes and lists", async () => {
     await startClient([
-      { text: "Looking.", toolCalls: [{ id: "call_1", name: "get_weather", args: { city: "Oslo" } }] },
-      { text: "Oslo is cold today." },
-      { text: "Still cold." },
+      toolReply([{ id: "call_1", name: "get_weather", args: { city: "Oslo" } }], { text: "Looking." }),
+      textReply("Oslo is cold today."),
+      textReply("Still cold."),
     ]);
     expect((await client.ping("hi")).protocolVersion).toBe(3);
     expect((await client.listModels()).map((m) => m.id)).toContain("scripted");

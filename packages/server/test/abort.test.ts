@@ -3,7 +3,7 @@
 // the model answers ends the run as aborted. Either way the session's next run goes on. (The web
 // page's cluster test once clicked Stop before the worker asked the model, and took the second
 // run's answer, the first run's reply, for a lost one.)
-import { fauxText } from "@tern/ai";
+import { fauxText } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerEvent } from "../src/types.js";
 import { type TestEngine, testEngine } from "./support/engine.js";

@@ -1,7 +1,7 @@
 // Plan mode as the official @github/copilot-sdk sees it: a session whose server-side default is
 // the plan strategy; its steps arrive as sub-agent events and the answer as the reply.
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type JsonRpcServer, serveJsonRpc } from "../src/rpc/serve.js";
 import { type TestEngine, testEngine } from "./support/engine.js";

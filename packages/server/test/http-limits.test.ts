@@ -6,7 +6,7 @@
 // from the reserve. /healthz answers after each. And closing the server while a run streams
 // ends its streams without a write-after-end error when the run goes on.
 import { request } from "node:http";
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, type HttpServerOptions, startServer } from "../src/http/server.js";
 import { lookupTool, type TestEngine, testEngine } from "./support/engine.js";

@@ -2,18 +2,18 @@
 // serves the official Copilot SDK and HTTP from one engine; a public bind without a token is refused.
 import type { ChildProcess } from "node:child_process";
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
+import { type ScriptServer, serveScript, textReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { bundleServer, serverLauncher, spawnServer } from "./support/bundle.js";
-import { tempHome } from "./support/engine.js";
-import { scriptedOpenAi } from "./support/openai-script.js";
 import { postMessage } from "./support/sse.js";
+import { tempHome } from "./support/temp-home.js";
 
-let model: Awaited<ReturnType<typeof scriptedOpenAi>>;
+let model: ScriptServer;
 let home: ReturnType<typeof tempHome>;
 let child: ChildProcess | undefined;
 
 beforeAll(async () => {
-  model = await scriptedOpenAi();
+  model = await serveScript();
   home = tempHome();
   await bundleServer();
 });
@@ -25,8 +25,8 @@ afterAll(async () => {
 });
 
 it("serves the Copilot SDK on --rpc-port and HTTP on --port from one process", async () => {
-  model.push({ text: "Hello from the port." }, { text: "Hello over HTTP." });
-  const args = ["--rpc-port", "0", "--port", "0", "--base-url", model.baseUrl, "--model", "scripted"];
+  model.push(textReply("Hello from the port."), textReply("Hello over HTTP."));
+  const args = ["--rpc-port", "0", "--port", "0", "--base-url", model.providerUrl, "--model", "scripted"];
   const started = await spawnServer(
     [...args, "--home", home.home, "--cwd", home.home],
     ["listening on port", "http listening on"],
@@ -49,11 +49,11 @@ it("serves the Copilot SDK on --rpc-port and HTTP on --port from one process", a
 });
 
 it("is the CLI the official SDK spawns itself over stdio", async () => {
-  model.push({ text: "Spawned by the SDK." });
+  model.push(textReply("Spawned by the SDK."));
   const client = new CopilotClient({
     connection: RuntimeConnection.forStdio({
       path: await serverLauncher(),
-      args: ["--base-url", model.baseUrl, "--model", "scripted", "--home", home.home, "--cwd", home.home],
+      args: ["--base-url", model.providerUrl, "--model", "scripted", "--home", home.home, "--cwd", home.home],
     }),
   });
   const session = await client.createSession({ onPermissionRequest: () => ({ kind: "approve-once" }) });

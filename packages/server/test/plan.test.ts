@@ -1,6 +1,6 @@
 // Plan mode over HTTP + SSE: a session created with `strategy: "plan"` streams FIM One's phase and
 // step_progress frames and is listed with its strategy; an unknown strategy is the client's error.
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, startServer } from "../src/http/server.js";
 import { type TestEngine, testEngine } from "./support/engine.js";

@@ -1,7 +1,7 @@
 // 200 sessions streaming at once from a paced scripted model: every stream gets every frame of
 // its run, in order, and no other session's.
 import { answerSynthesis } from "@tern/agent";
-import { type FauxStep, fauxToolCall } from "@tern/ai";
+import { type FauxStep, fauxToolCall } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type HttpServer, startServer } from "../src/http/server.js";
 import { lookupTool, type TestEngine, testEngine } from "./support/engine.js";

@@ -1,7 +1,7 @@
 // HTTP + SSE with real clients: FIM One's channels in their exact order for a run with a tool,
 // reconnection with Last-Event-ID (the eventsource client does it itself), a client that leaves
 // while the run goes on, and the API's 4xx answers.
-import { fauxText, fauxToolCall } from "@tern/ai";
+import { fauxText, fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HttpServer, startServer } from "../src/http/server.js";
 import { lookupTool, type TestEngine, testEngine } from "./support/engine.js";

@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Message } from "@tern/ai";
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { PgSessionStore } from "@tern/store-pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileSessionStore } from "../src/file-store.js";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { AgentMessage } from "@tern/agent";
-import { createFaux, fauxToolCall, type Message } from "@tern/ai";
+import type { Message } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { FileSessionStore } from "../src/file-store.js";
 import { createSessionAgent } from "../src/persist-agent.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { keyLeaks } from "../../ai/test/support/key-leaks.js";
 import { FileSessionStore } from "../src/file-store.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { agentLoop, runAgentLoop } from "@tern/agent";
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import type { SessionError } from "../src/errors.js";
 import { encodeCwd, FileSessionStore } from "../src/file-store.js";

@@ -1,5 +1,5 @@
 import type { AgentTool } from "@tern/agent";
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { createSessionAgent, SessionError } from "@tern/session";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyLeaks } from "../../ai/test/support/key-leaks.js";

@@ -4,7 +4,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { type AgentMessage, agentLoop } from "@tern/agent";
-import { createFaux, fauxToolCall, type ToolResultMessage } from "@tern/ai";
+import type { ToolResultMessage } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { files, workspace } from "./support.js";
 import { hostProcesses, SANDBOX_SKIP_REASON, waitFor } from "./support-sandbox.js";

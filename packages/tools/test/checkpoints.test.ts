@@ -4,7 +4,7 @@
 import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentLoop, HookRegistry } from "@tern/agent";
-import { createFaux, type FauxReply, fauxToolCall } from "@tern/ai";
+import { createFaux, type FauxReply, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { MAX_SNAPSHOT_FILE_BYTES } from "../src/checkpoints/store.js";
 import { applyRewind, CheckpointStore, installCheckpoints, planRewind } from "../src/index.js";

@@ -4,7 +4,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { Agent, agentLoop, HookRegistry } from "@tern/agent";
-import { createFaux, fauxToolCall, type Message, type ToolResultMessage } from "@tern/ai";
+import type { Message, ToolResultMessage } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { installPermissions, type PermissionRequest } from "../src/index.js";
 import { workspace } from "./support.js";

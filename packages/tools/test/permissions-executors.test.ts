@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { agentLoop, HookRegistry } from "@tern/agent";
-import { createFaux, fauxToolCall, type Message, type ToolResultMessage } from "@tern/ai";
+import type { Message, ToolResultMessage } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import {
   installPermissions,

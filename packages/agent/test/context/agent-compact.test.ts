@@ -1,4 +1,4 @@
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { Agent, type AgentEvent, contextGuard } from "../../src/index.js";
 import { turns, user } from "./support.js";

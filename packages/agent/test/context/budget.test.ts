@@ -1,5 +1,5 @@
 // Budgets per model and the estimates compared with them.
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { compact, contextBudget, estimateContext } from "../../src/context/index.js";
 import { result, turn, user } from "./support.js";

@@ -1,6 +1,6 @@
 // Compaction without a loop: `compact()` over hand-built transcripts, the summariser a faux model.
 // Unit sizes: see support.ts (a prompt "Fix the parser" is 8 tokens, a tool turn 414).
-import { createFaux, type FauxRequest } from "@tern/ai";
+import { createFaux, type FauxRequest } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { type CompactOptions, compact } from "../../src/context/index.js";
 import type { AgentMessage } from "../../src/types.js";

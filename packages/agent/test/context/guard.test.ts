@@ -1,6 +1,6 @@
 // The context guard inside the loop: threshold compaction before a model call, overflow recovery,
 // and what the model is sent.
-import { createFaux, type FauxRequest, fauxToolCall } from "@tern/ai";
+import { createFaux, type FauxRequest, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { contextGuard } from "../../src/context/index.js";
 import { agentLoop } from "../../src/loop.js";

@@ -1,7 +1,8 @@
 // Soak: 500 tool turns whose results are 20 KB each, under a 32k-token budget. Every request the
 // model receives is checked as it arrives: inside the budget, the tool protocol intact, the
 // original request still first.
-import { createFaux, estimateContextTokens, type FauxRequest, fauxToolCall, type Message } from "@tern/ai";
+import { estimateContextTokens, type Message } from "@tern/ai";
+import { createFaux, type FauxRequest, fauxToolCall } from "@tern/ai/testing";
 import { expect, it } from "vitest";
 import { contextGuard } from "../../src/context/index.js";
 import { agentLoop } from "../../src/loop.js";

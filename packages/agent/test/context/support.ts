@@ -3,11 +3,11 @@
 import {
   type AssistantMessage,
   emptyUsage,
-  type FauxRequest,
   type Message,
   type ToolResultMessage,
   type UserMessage,
 } from "@tern/ai";
+import type { FauxRequest } from "@tern/ai/testing";
 import type { AgentEvent, AgentMessage } from "../../src/index.js";
 
 export function user(text: string, pinned = false): UserMessage {

@@ -1,7 +1,7 @@
 // The context-window check in the loop: a prompt larger than the model's window is refused with
 // both numbers before anything is sent; one that fits, an unknown window, and later turns pass.
 // Plan mode asks the same check before its planner call.
-import { createFaux } from "@tern/ai";
+import { createFaux } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { contextGuard, contextWindowCheck, PROMPT_TOO_LARGE } from "../../src/context/index.js";
 import { agentLoop } from "../../src/loop.js";

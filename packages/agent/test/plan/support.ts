@@ -1,17 +1,8 @@
 // A scripted cast for plan-mode tests: one faux model per actor (planner, analyzer, synthesis,
 // router, and one per step id), chosen by what each request is. Parallel steps then read their
 // own scripts, so a test never depends on which step asks first.
-import {
-  type Context,
-  createFaux,
-  type FauxProvider,
-  type FauxStep,
-  fauxToolCall,
-  type Model,
-  type ModelAbilities,
-  type StreamOptions,
-  stream,
-} from "@tern/ai";
+import { type Context, type Model, type ModelAbilities, type StreamOptions, stream } from "@tern/ai";
+import { createFaux, type FauxProvider, type FauxStep, fauxToolCall } from "@tern/ai/testing";
 import { z } from "zod";
 import {
   type AgentEvent,

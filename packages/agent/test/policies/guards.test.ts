@@ -1,5 +1,5 @@
 // Self-reflection, cycle detection and the completion checklist, in both tool modes.
-import { fauxToolCall } from "@tern/ai";
+import { fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type AgentTool, reactPolicies } from "../../src/index.js";

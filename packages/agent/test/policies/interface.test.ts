@@ -1,6 +1,7 @@
 // The loop-policy interface itself: where each hook runs, what a policy can change, and that a
 // broken policy does not break the run.
-import { createFaux, fauxToolCall, type StreamFunction } from "@tern/ai";
+import type { StreamFunction } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { agentLoop, type LoopPolicy, userMessage } from "../../src/index.js";
 import { iterationLimit } from "../../src/policies/iteration-limit.js";

@@ -1,4 +1,5 @@
-import { createFaux, fauxText, fauxThinking, type Message } from "@tern/ai";
+import type { Message } from "@tern/ai";
+import { createFaux, fauxText, fauxThinking } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentTool } from "../../src/index.js";

@@ -1,14 +1,14 @@
 // Shared helpers for the policy tests: one faux model per mode, replies written for that mode,
 // a run that collects events, and readers for what the faux provider received.
 
+import type { Message } from "@tern/ai";
 import {
   createFaux,
   type FauxProvider,
   type FauxRequest,
   type FauxStep,
   fauxToolCall,
-  type Message,
-} from "@tern/ai";
+} from "@tern/ai/testing";
 import {
   type AgentEvent,
   type AgentLoopConfig,

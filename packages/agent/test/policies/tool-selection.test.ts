@@ -1,4 +1,4 @@
-import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai";
+import { createFaux, type FauxStep, fauxToolCall } from "@tern/ai/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AgentTool, AnyAgentTool } from "../../src/index.js";

@@ -5,7 +5,7 @@
 // that would show any span they opened of their own.
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   Agent,

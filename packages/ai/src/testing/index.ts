@@ -6,7 +6,10 @@
 export {
   CUT_MESSAGE,
   createFaux,
+  type FauxOptions,
+  type FauxProvider,
   type FauxReply,
+  type FauxRequest,
   type FauxStep,
   fauxText,
   fauxThinking,

@@ -8,7 +8,8 @@ import {
   agentLoop,
   userMessage,
 } from "@tern/agent";
-import { createFaux, type FauxStep, type ToolResultMessage } from "@tern/ai";
+import type { ToolResultMessage } from "@tern/ai";
+import { createFaux, type FauxStep } from "@tern/ai/testing";
 
 export interface ScriptedRun {
   events: AgentEvent[];

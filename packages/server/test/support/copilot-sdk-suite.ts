@@ -6,7 +6,7 @@
 // two-node cluster in @tern/cluster's tests. A target whose runs execute where the client's
 // handlers cannot be reached (a cluster) must refuse client tools and hooks, naming the limit.
 import { CopilotClient, RuntimeConnection, type SessionEvent } from "@github/copilot-sdk";
-import { type FauxProvider, fauxText, fauxToolCall } from "@tern/ai";
+import { type FauxProvider, fauxText, fauxToolCall } from "@tern/ai/testing";
 import type { EventEntry } from "@tern/session";
 import { afterEach, describe, expect, it } from "vitest";
 import type { testEngine } from "./engine.js";

@@ -1,17 +1,10 @@
 // An engine over a temporary session store and a scripted (faux) model, plus a server tool.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { AnyAgentTool } from "@tern/agent";
-import { createFaux, type FauxOptions, type FauxProvider } from "@tern/ai";
+import { createFaux, type FauxOptions, type FauxProvider } from "@tern/ai/testing";
 import { Engine } from "../../src/engine/engine.js";
 import { modelCatalog } from "../../src/engine/models.js";
 import type { AgentConfig, EngineOptions } from "../../src/types.js";
-
-export function tempHome(prefix = "tern-server-"): { home: string; cleanup: () => void } {
-  const home = mkdtempSync(join(tmpdir(), prefix));
-  return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
-}
+import { tempHome } from "./temp-home.js";
 
 /** A server-side tool that answers `found <q>`. */
 export const lookupTool: AnyAgentTool = {

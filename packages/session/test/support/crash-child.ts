@@ -5,7 +5,7 @@
 //   message <id> <entryId>  a message_end was written
 //   done <id>               the session's runs all finished
 import { writeSync } from "node:fs";
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { PgSessionStore } from "@tern/store-pg";
 import { FileSessionStore } from "../../src/file-store.js";
 import { createSessionAgent } from "../../src/persist-agent.js";
