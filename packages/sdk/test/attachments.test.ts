@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptServer, serveScript, textReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempHome } from "../../server/test/support/temp-home.js";
+import { tempHome } from "../../session/test/support/helpers.js";
 import type { TernClient } from "../src/index.js";
 import { startStdioClient } from "./support/stdio-client.js";
 

@@ -3,7 +3,7 @@
 // flow, through tern's own client.
 import { type FauxReply, type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempHome } from "../../server/test/support/temp-home.js";
+import { tempHome } from "../../session/test/support/helpers.js";
 import type { SessionEvent, TernClient } from "../src/index.js";
 import { startStdioClient } from "./support/stdio-client.js";
 

@@ -6,7 +6,7 @@ import { type ScriptServer, serveScript, textReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { bundleServer, serverLauncher, spawnServer } from "./support/bundle.js";
 import { postMessage } from "./support/sse.js";
-import { tempHome } from "./support/temp-home.js";
+import { tempHome } from "../../session/test/support/helpers.js";
 
 let model: ScriptServer;
 let home: ReturnType<typeof tempHome>;

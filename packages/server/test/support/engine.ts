@@ -4,7 +4,7 @@ import { createFaux, type FauxOptions, type FauxProvider } from "@tern/ai/testin
 import { Engine } from "../../src/engine/engine.js";
 import { modelCatalog } from "../../src/engine/models.js";
 import type { AgentConfig, EngineOptions } from "../../src/types.js";
-import { tempHome } from "./temp-home.js";
+import { tempHome } from "../../../session/test/support/helpers.js";
 
 /** A server-side tool that answers `found <q>`. */
 export const lookupTool: AnyAgentTool = {
