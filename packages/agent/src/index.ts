@@ -48,7 +48,7 @@ export type { LoopPolicy } from "./policy.js";
 export { isSubagentEvent, type SubagentEvent } from "./subagents/events.js";
 export { type AgentProfile, parseAgentProfile } from "./subagents/profile.js";
 export { TASK_TOOL_NAME, type TaskToolOptions, taskTool } from "./subagents/task-tool.js";
-export { captureContentFromEnv, type TelemetryOptions } from "./telemetry/options.js";
+export type { TelemetryOptions } from "./telemetry/options.js";
 export { validateArguments } from "./tool-schema.js";
 export type {
   AgentContext,

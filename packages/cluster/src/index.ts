@@ -4,7 +4,7 @@ export { EventFeed, type FeedEvent, type FeedUpdate } from "./event-feed.js";
 export { enqueueRun, getRun, type RunRecord } from "./queue.js";
 export { type QueuedHost, type QueuedHostOptions, startQueuedHost } from "./queued-host.js";
 export { QueuedSession } from "./queued-session.js";
-export { migrate, SCHEMA } from "./schema.js";
+export { type GraphileErrorListener, migrate, SCHEMA } from "./schema.js";
 export {
   type ClusterWorker,
   DEFAULT_HEARTBEAT_MS,
