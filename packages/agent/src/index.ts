@@ -36,7 +36,7 @@ export type { LoopPolicy } from "./policy.js";
 export { isSubagentEvent, type SubagentEvent } from "./subagents/events.js";
 export { type AgentProfile, parseAgentProfile } from "./subagents/profile.js";
 export { TASK_TOOL_NAME, taskTool } from "./subagents/task-tool.js";
-export { captureContentFromEnv, type TelemetryOptions } from "./telemetry/options.js";
+export type { TelemetryOptions } from "./telemetry/options.js";
 export { validateArguments } from "./tool-schema.js";
 export type {
   AgentContext,

@@ -246,6 +246,12 @@ export interface StreamOptions {
   onPayload?: (payload: unknown) => void;
   /** Sends the HTTP request (default: undici's `fetch`); a cassette's `fetch` records or replays it. */
   fetch?: ModelFetch;
+  /**
+   * Base URL by wire API for a model that names none (a proxy, a gateway); `model.baseUrl` wins,
+   * the vendor's URL is the default. The library reads no environment: a host maps its own
+   * (the CLI: `OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`).
+   */
+  baseUrls?: Partial<Record<Api, string>>;
 }
 
 /** undici's `fetch`, the one function every built-in provider sends its requests through. */

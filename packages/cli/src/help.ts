@@ -76,7 +76,9 @@ Usage:
 
 Options: tern <command> --help.   Version: tern --version
 Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL,
-TERN_HOME (default ~/.tern: sessions, config.json), TERN_STORE (a postgres:// session store), NO_COLOR.`,
+TERN_HOME (default ~/.tern: sessions, config.json), TERN_STORE (a postgres:// session store), NO_COLOR;
+OPENAI_BASE_URL, ANTHROPIC_BASE_URL (a gateway for models without a base URL of their own).
+Every variable tern reads: the table in packages/cli/README.md ("Environment variables").`,
 
   run: `Usage: tern run [options] [PROMPT]
 

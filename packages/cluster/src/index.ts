@@ -4,4 +4,5 @@
 export { surviveDatabaseRestarts } from "./database-weather.js";
 export { enqueueRun } from "./queue.js";
 export { type QueuedHost, type QueuedHostOptions, startQueuedHost } from "./queued-host.js";
+export type { GraphileErrorListener } from "./schema.js";
 export { type ClusterWorker, startWorker, type WorkerOptions } from "./worker.js";

@@ -10,13 +10,15 @@ import { createPool } from "./db.js";
 import { EventFeed } from "./event-feed.js";
 import { getRun } from "./queue.js";
 import { QueuedSession } from "./queued-session.js";
-import { migrate } from "./schema.js";
+import { type GraphileErrorListener, migrate } from "./schema.js";
 
 export interface QueuedHostOptions {
   connectionString: string;
   /** The cluster's session store (the nodes' engine uses the same one). */
   store: SessionStore;
   log?: (line: string) => void;
+  /** Told graphile-worker's error-level lines from the migrations, dropped without it. */
+  onGraphileError?: GraphileErrorListener;
 }
 
 export interface QueuedHost {
@@ -30,7 +32,7 @@ export async function startQueuedHost(options: QueuedHostOptions): Promise<Queue
   const pool = createPool(options.connectionString, log);
   let feed: EventFeed | undefined;
   try {
-    await migrate(pool, options.connectionString);
+    await migrate(pool, options.connectionString, options.onGraphileError);
     feed = new EventFeed(pool, options.connectionString);
     await feed.start();
   } catch (error) {

@@ -55,9 +55,13 @@ create trigger runs_notify after insert or update of state on ${SCHEMA}.runs
   for each row execute function ${SCHEMA}.notify_run();
 `;
 
-/** graphile-worker's schema, then ours. */
-export async function migrate(pool: Pool, connectionString: string): Promise<void> {
-  await runMigrations({ connectionString, logger: quietLogger() });
+/** graphile-worker's schema, then ours. `onGraphileError` as in quietLogger. */
+export async function migrate(
+  pool: Pool,
+  connectionString: string,
+  onGraphileError?: GraphileErrorListener,
+): Promise<void> {
+  await runMigrations({ connectionString, logger: quietLogger(onGraphileError) });
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
@@ -71,9 +75,15 @@ export async function migrate(pool: Pool, connectionString: string): Promise<voi
   }
 }
 
-/** graphile-worker logs job failures at error level; a takeover's "locked" retry is expected. */
-export function quietLogger(): Logger {
+/** Told graphile-worker's error-level lines (the CLI writes them to stderr under TERN_CLUSTER_DEBUG). */
+export type GraphileErrorListener = (message: string) => void;
+
+/**
+ * graphile-worker logs job failures at error level, and a takeover's "locked" retry is expected,
+ * so its lines are dropped unless the host asks for the errors (debugging a cluster).
+ */
+export function quietLogger(onGraphileError?: GraphileErrorListener): Logger {
   return new Logger(() => (level, message) => {
-    if (level === "error" && process.env.TERN_CLUSTER_DEBUG) process.stderr.write(`graphile: ${message}\n`);
+    if (level === "error") onGraphileError?.(message);
   });
 }

@@ -14,7 +14,7 @@ import { createPatientPool, createPool, retrying } from "./db.js";
 import { Listener } from "./listener.js";
 import { RUN_TASK, type RunPayload } from "./queue.js";
 import { executeRun, type RunContext, type RunEngineOptions } from "./run-job.js";
-import { migrate, quietLogger, SCHEMA } from "./schema.js";
+import { type GraphileErrorListener, migrate, quietLogger, SCHEMA } from "./schema.js";
 
 /** How long a run's holder may go silent before another worker takes the run. */
 export const DEFAULT_LEASE_MS = 15_000;
@@ -32,6 +32,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   heartbeatMs?: number;
   log?: (line: string) => void;
+  /** Told graphile-worker's error-level lines, which are dropped without it (see quietLogger). */
+  onGraphileError?: GraphileErrorListener;
   /** Told at named steps of each run (run-job.ts); tests stop the process there. */
   onStep?: RunContext["onStep"];
 }
@@ -55,7 +57,7 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
   let sweeper: NodeJS.Timeout | undefined;
   let listener: Listener | undefined;
   try {
-    await migrate(pool, options.connectionString);
+    await migrate(pool, options.connectionString, options.onGraphileError);
     const ctx: RunContext = {
       pool,
       store: options.store,
@@ -89,7 +91,7 @@ export async function startWorker(options: WorkerOptions): Promise<ClusterWorker
       concurrency: options.concurrency ?? 4,
       noHandleSignals: true,
       pollInterval: POLL_MS,
-      logger: quietLogger(),
+      logger: quietLogger(options.onGraphileError),
       taskList: { [RUN_TASK]: task },
     });
     watchRunner(runner, log, () => stopping);

@@ -48,7 +48,7 @@ interface ApprovalFile {
 }
 
 /**
- * Approvals in `$TERN_HOME/mcp-approvals.json`. An unreadable or corrupt file approves nothing,
+ * Approvals in `<home>/mcp-approvals.json` (the CLI: `$TERN_HOME`). An unreadable or corrupt file approves nothing,
  * and `approve` then refuses (with the file's name) rather than overwrite it and lose other projects.
  */
 export class FileApprovalStore implements ApprovalStore {

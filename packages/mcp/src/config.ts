@@ -55,13 +55,14 @@ const REMOTE_TYPES = new Set(["http", "streamable-http", "streamableHttp", "sse"
 
 /**
  * Parses the text of one configuration file. `file` names it in problems and anchors relative
- * `cwd`s; `env` expands `${VAR}` and `${VAR:-default}` in commands, args, env values, urls and headers.
+ * `cwd`s; `env` expands `${VAR}` and `${VAR:-default}` in commands, args, env values, urls and headers
+ * (default: no variables, so only `${VAR:-default}` expands; the host passes its environment).
  */
 export function parseMcpConfig(
   text: string,
   file: string,
   scope: McpConfigScope,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = {},
 ): ParsedMcpConfig {
   let data: unknown;
   try {

@@ -1,4 +1,4 @@
-// Finds and merges the MCP configuration files: the user's `$TERN_HOME/mcp.json`, the project's
+// Finds and merges the MCP configuration files: the user's `<home>/mcp.json`, the project's
 // `.mcp.json`, then files given explicitly (`--mcp-config`). A later file's server replaces an
 // earlier one of the same name (the replaced entry is kept in `shadowed`, so a UI can say so).
 // Missing user and project files are normal; a missing explicit file is a problem.
@@ -14,12 +14,15 @@ export const USER_CONFIG_FILE = "mcp.json";
 export interface LoadMcpConfigOptions {
   /** The project root: `.mcp.json` is read from here. Omit to skip project servers. */
   projectDir?: string;
-  /** Default: $TERN_HOME, else ~/.tern. */
+  /** tern's home folder, the host's (the CLI: $TERN_HOME). Default: defaultTernHome(). */
   home?: string;
   /** Extra files, read in order after the others. Relative paths resolve against `cwd`. */
   files?: readonly string[];
   cwd?: string;
-  /** For `${VAR}` expansion. Default `process.env`. */
+  /**
+   * The variables `${VAR}` expands from. Default: none, so `${VAR}` without a `:-default` is a
+   * problem; a host that wants expansion passes its environment (the CLI passes `process.env`).
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -31,15 +34,16 @@ export interface LoadedMcpConfig {
   problems: McpConfigProblem[];
 }
 
-export function defaultTernHome(env: Record<string, string | undefined> = process.env): string {
-  return env.TERN_HOME || join(homedir(), ".tern");
+/** tern's home when the host names none: ~/.tern. The library reads no TERN_HOME; the CLI does. */
+export function defaultTernHome(): string {
+  return join(homedir(), ".tern");
 }
 
 export async function loadMcpConfig(options: LoadMcpConfigOptions = {}): Promise<LoadedMcpConfig> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const cwd = options.cwd ?? process.cwd();
   const sources: { file: string; scope: McpConfigScope; required: boolean }[] = [
-    { file: join(options.home ?? defaultTernHome(env), USER_CONFIG_FILE), scope: "user", required: false },
+    { file: join(options.home ?? defaultTernHome(), USER_CONFIG_FILE), scope: "user", required: false },
   ];
   if (options.projectDir) {
     sources.push({ file: join(options.projectDir, PROJECT_CONFIG_FILE), scope: "project", required: false });

@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseMcpConfig } from "../src/config.js";
 import { loadMcpConfig } from "../src/index.js";
 
@@ -137,6 +137,30 @@ describe("loadMcpConfig", () => {
     ]);
     expect(loaded.servers[1]!.config).toMatchObject({ command: "project-b" });
     expect(loaded.shadowed.map((s) => [s.name, s.scope])).toEqual([["b", "user"]]);
+  });
+
+  it("expands ${VAR} from the env the host passes and never from the process's own", async () => {
+    const { home } = setup();
+    writeFileSync(
+      join(home, "mcp.json"),
+      JSON.stringify({ mcpServers: { a: { command: "${MCP_TEST_CMD}" } } }),
+    );
+    vi.stubEnv("MCP_TEST_CMD", "from-process");
+    try {
+      const unexpanded = await loadMcpConfig({ home });
+      expect(unexpanded.servers).toEqual([]);
+      expect(unexpanded.problems).toEqual([
+        {
+          file: join(home, "mcp.json"),
+          server: "a",
+          message: expect.stringContaining("MCP_TEST_CMD is not set"),
+        },
+      ]);
+      const expanded = await loadMcpConfig({ home, env: { MCP_TEST_CMD: "from-host" } });
+      expect(expanded.servers[0]!.config).toMatchObject({ command: "from-host" });
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("skips missing user and project files but reports a missing extra file and bad files", async () => {

@@ -5,13 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent } from "@tern/agent";
 import { createFaux, fauxToolCall } from "@tern/ai";
-import { afterEach, expect, it, vi } from "vitest";
+import { expect, it } from "vitest";
 import { loadMcpConfig, McpManager } from "../src/index.js";
 import { memoryBin } from "./support/servers.js";
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
 
 it("runs the README example", async () => {
   const projectDir = mkdtempSync(join(tmpdir(), "tern-mcp-readme-"));
@@ -24,7 +20,7 @@ it("runs the README example", async () => {
       },
     }),
   );
-  vi.stubEnv("TERN_HOME", join(projectDir, "home"));
+  const home = join(projectDir, "home");
   const lines: string[] = [];
   const problems: string[] = [];
   const console = {
@@ -33,8 +29,9 @@ it("runs the README example", async () => {
   };
 
   // --- README example start
-  // Reads $TERN_HOME/mcp.json and <projectDir>/.mcp.json; malformed entries are in config.problems.
-  const config = await loadMcpConfig({ projectDir });
+  // Reads <home>/mcp.json and <projectDir>/.mcp.json, `${VAR}` expanded from the env you pass;
+  // malformed entries are in config.problems.
+  const config = await loadMcpConfig({ projectDir, home, env: process.env });
   for (const problem of config.problems)
     console.error(`${problem.file} ${problem.server ?? ""}: ${problem.message}`);
   const mcp = new McpManager(Object.fromEntries(config.servers.map((entry) => [entry.name, entry.config])));

@@ -163,7 +163,7 @@ export interface AgentConfig
 export interface EngineOptions {
   models: ModelCatalog;
   /**
-   * Default: a FileSessionStore under `home` ($TERN_HOME, else ~/.tern). A function gets the
+   * Default: a FileSessionStore under `home` (the host's home, else ~/.tern). A function gets the
    * engine's id source (a client may choose a new session's id) and returns the store to use.
    */
   store?: SessionStore | ((newSessionId: () => string) => SessionStore);

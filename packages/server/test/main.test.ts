@@ -4,9 +4,9 @@ import type { ChildProcess } from "node:child_process";
 import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { type ScriptServer, serveScript, textReply } from "@tern/ai/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { tempHome } from "../../session/test/support/helpers.js";
 import { bundleServer, serverLauncher, spawnServer } from "./support/bundle.js";
 import { postMessage } from "./support/sse.js";
-import { tempHome } from "../../session/test/support/helpers.js";
 
 let model: ScriptServer;
 let home: ReturnType<typeof tempHome>;

@@ -1,5 +1,6 @@
-// The default SessionStore: <TERN_HOME>/sessions/<encoded cwd>/<id>.jsonl, TERN_HOME defaulting
-// to ~/.tern. Grouping by working directory keeps `list` for one project cheap.
+// The default SessionStore: <home>/sessions/<encoded cwd>/<id>.jsonl, the home being the one the
+// host names (the CLI: $TERN_HOME), else ~/.tern. Grouping by working directory keeps `list` for
+// one project cheap.
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
@@ -27,12 +28,13 @@ import type {
 import { SESSION_FORMAT_VERSION } from "./types.js";
 
 export interface FileSessionStoreOptions extends FileSessionOptions {
-  /** Default: $TERN_HOME, else ~/.tern. */
+  /** tern's home folder. Default: ternHome(). */
   home?: string;
 }
 
+/** tern's home when the host names none: ~/.tern. The library reads no TERN_HOME; the CLI does. */
 export function ternHome(): string {
-  return process.env.TERN_HOME || join(homedir(), ".tern");
+  return join(homedir(), ".tern");
 }
 
 /** A readable, collision-free directory name for a working directory. */

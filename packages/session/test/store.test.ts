@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { agentLoop, runAgentLoop } from "@tern/agent";
 import { createFaux, fauxToolCall } from "@tern/ai/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { SessionError } from "../src/errors.js";
 import { encodeCwd, FileSessionStore } from "../src/file-store.js";
 import { createSessionAgent } from "../src/persist-agent.js";
@@ -17,7 +18,7 @@ import { STORE_KINDS, storeOfKind } from "./support/stores.js";
 const files = storePerTest(deterministic);
 
 describe("FileSessionStore", () => {
-  it("stores files under <home>/sessions/<encoded cwd>/<id>.jsonl, TERN_HOME by default", async () => {
+  it("stores files under <home>/sessions/<encoded cwd>/<id>.jsonl, ~/.tern by default whatever TERN_HOME says", async () => {
     const session = await files.store.create({ cwd: "/work/my project" });
     files.open.push(session);
     expect(encodeCwd("/work/my project")).toMatch(/^work-my-project-[0-9a-f]{8}$/);
@@ -25,13 +26,12 @@ describe("FileSessionStore", () => {
     // Different directories never share a folder, even when their readable parts match.
     expect(encodeCwd("/a/b")).not.toBe(encodeCwd("/a-b"));
 
-    const previous = process.env.TERN_HOME;
-    process.env.TERN_HOME = join(files.home, "elsewhere");
+    // TERN_HOME is the CLI's to map onto `home`: the library reads no environment.
+    vi.stubEnv("TERN_HOME", join(files.home, "elsewhere"));
     try {
-      expect(new FileSessionStore().root).toBe(join(files.home, "elsewhere", "sessions"));
+      expect(new FileSessionStore().root).toBe(join(homedir(), ".tern", "sessions"));
     } finally {
-      if (previous === undefined) delete process.env.TERN_HOME;
-      else process.env.TERN_HOME = previous;
+      vi.unstubAllEnvs();
     }
     await expect(files.store.load("../../etc/passwd")).rejects.toThrow(/invalid session id/);
   });

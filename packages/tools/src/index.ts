@@ -20,7 +20,6 @@ export {
   DEFAULT_INSTRUCTIONS_MAX_BYTES,
   formatInstructions,
   INSTRUCTION_FILE_NAMES,
-  INSTRUCTIONS_MAX_BYTES_ENV,
   type InstructionFile,
   type InstructionOptions,
   type LoadedInstructions,

@@ -12,8 +12,6 @@ import { insideTree, readTextHead } from "./prompt-file.js";
 export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", join(".github", "copilot-instructions.md")];
 /** Bytes read from one file at most; the rest is dropped with a visible note. */
 export const DEFAULT_INSTRUCTIONS_MAX_BYTES = 32 * 1024;
-/** Overrides DEFAULT_INSTRUCTIONS_MAX_BYTES (a positive whole number of bytes). */
-export const INSTRUCTIONS_MAX_BYTES_ENV = "TERN_INSTRUCTIONS_MAX_BYTES";
 
 export interface InstructionFile {
   /** Absolute path as found (not the symlink's target). */
@@ -38,11 +36,15 @@ export interface LoadedInstructions {
 export interface InstructionOptions {
   /** Where the agent works. */
   cwd: string;
-  /** $TERN_HOME: its AGENTS.md is the user's own instructions. */
+  /** tern's home folder (the CLI: $TERN_HOME): its AGENTS.md is the user's own instructions. */
   home?: string;
-  /** Default: $TERN_INSTRUCTIONS_MAX_BYTES, else DEFAULT_INSTRUCTIONS_MAX_BYTES. */
+  /** Bytes read from one file at most. Default DEFAULT_INSTRUCTIONS_MAX_BYTES. */
   maxBytes?: number;
-  env?: NodeJS.ProcessEnv;
+  /**
+   * How the host's user raises the cap, named in the warning for a cut file (the CLI: its
+   * variable). Default "maxBytes".
+   */
+  maxBytesSetting?: string;
 }
 
 /** The nearest directory at or above `cwd` holding `.git` (a repository or worktree), else `cwd`. */
@@ -56,12 +58,13 @@ export function workspaceRoot(cwd: string): string {
 /** Reads every instruction file for `cwd`, in prompt order. */
 export function loadInstructions(options: InstructionOptions): LoadedInstructions {
   const warnings: string[] = [];
-  const maxBytes = options.maxBytes ?? maxBytesFrom(options.env ?? process.env, warnings);
+  const maxBytes = options.maxBytes ?? DEFAULT_INSTRUCTIONS_MAX_BYTES;
+  const cap = { maxBytes, setting: options.maxBytesSetting ?? "maxBytes" };
   const root = workspaceRoot(options.cwd);
   const files: InstructionFile[] = [];
   const seen = new Set<string>();
   const add = (path: string, scope: InstructionFile["scope"], tree?: string) => {
-    const file = readInstructionFile(path, scope, tree, maxBytes, seen, warnings);
+    const file = readInstructionFile(path, scope, tree, cap, seen, warnings);
     if (file) files.push(file);
   };
   if (options.home) add(join(options.home, "AGENTS.md"), "user");
@@ -84,17 +87,6 @@ export function formatInstructions(files: readonly InstructionFile[]): string {
   return parts.join("\n\n");
 }
 
-function maxBytesFrom(env: NodeJS.ProcessEnv, warnings: string[]): number {
-  const text = env[INSTRUCTIONS_MAX_BYTES_ENV];
-  if (text === undefined || text.trim() === "") return DEFAULT_INSTRUCTIONS_MAX_BYTES;
-  const value = Number(text);
-  if (Number.isInteger(value) && value > 0) return value;
-  warnings.push(
-    `${INSTRUCTIONS_MAX_BYTES_ENV} must be a positive whole number of bytes (got ${JSON.stringify(text)}); using ${DEFAULT_INSTRUCTIONS_MAX_BYTES}`,
-  );
-  return DEFAULT_INSTRUCTIONS_MAX_BYTES;
-}
-
 /** `root`, then each directory below it on the way to `cwd`, then `cwd`. */
 function directoriesDown(root: string, cwd: string): string[] {
   const rest = relative(root, cwd);
@@ -113,7 +105,7 @@ function readInstructionFile(
   scope: InstructionFile["scope"],
   /** Project files must stay inside it; the user's own file may link anywhere. */
   tree: string | undefined,
-  maxBytes: number,
+  cap: { maxBytes: number; setting: string },
   seen: Set<string>,
   warnings: string[],
 ): InstructionFile | undefined {
@@ -134,7 +126,7 @@ function readInstructionFile(
   }
   if (seen.has(real)) return undefined;
   seen.add(real);
-  const head = readTextHead(real, maxBytes);
+  const head = readTextHead(real, cap.maxBytes);
   if (!head.ok) {
     warnings.push(`instructions ${path}: ${head.error}; skipped`);
     return undefined;
@@ -142,7 +134,7 @@ function readInstructionFile(
   const capped = head.loaded < head.bytes;
   if (capped)
     warnings.push(
-      `instructions ${path}: ${head.bytes} bytes, only the first ${head.loaded} loaded (${INSTRUCTIONS_MAX_BYTES_ENV} raises the cap)`,
+      `instructions ${path}: ${head.bytes} bytes, only the first ${head.loaded} loaded (${cap.setting} raises the cap)`,
     );
   const note = capped
     ? `\n[tern: this file has ${head.bytes} bytes; only the first ${head.loaded} were loaded]`

@@ -3,7 +3,7 @@
 // unreadable, a directory) skipped with a warning, never a throw.
 import { chmod, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { formatInstructions, loadInstructions, workspaceRoot } from "../src/index.js";
 import { files, symlink, tempDir } from "./support.js";
 
@@ -22,7 +22,7 @@ describe("loadInstructions", () => {
       "other/AGENTS.md": "not on the way",
     });
     const cwd = path.join(repo, "pkg", "deep");
-    const loaded = loadInstructions({ cwd, home, env: {} });
+    const loaded = loadInstructions({ cwd, home });
     expect(loaded.root).toBe(repo);
     expect(loaded.warnings).toEqual([]);
     expect(loaded.files.map((file) => [path.relative(repo, file.path), file.scope])).toEqual([
@@ -47,14 +47,14 @@ describe("loadInstructions", () => {
     await files(parent, { "AGENTS.md": "parent", "work/AGENTS.md": "work" });
     const cwd = path.join(parent, "work");
     expect(workspaceRoot(cwd)).toBe(cwd);
-    const loaded = loadInstructions({ cwd, env: {} });
+    const loaded = loadInstructions({ cwd });
     expect(loaded.files.map((file) => file.text)).toEqual(["work"]);
   });
 
-  it("caps a large file with a note and a warning; the env variable moves the cap", async () => {
+  it("caps a large file with a note and a warning naming the host's setting; maxBytes moves the cap", async () => {
     const cwd = await tempDir();
     await files(cwd, { "AGENTS.md": `${"é".repeat(100)}` });
-    const loaded = loadInstructions({ cwd, env: { TERN_INSTRUCTIONS_MAX_BYTES: "51" } });
+    const loaded = loadInstructions({ cwd, maxBytes: 51, maxBytesSetting: "TERN_INSTRUCTIONS_MAX_BYTES" });
     const [file] = loaded.files;
     expect(file).toMatchObject({ bytes: 200, capped: true });
     // 51 bytes split the 26th "é": only whole characters are kept.
@@ -64,16 +64,24 @@ describe("loadInstructions", () => {
     expect(loaded.warnings).toEqual([
       expect.stringMatching(/200 bytes, only the first 51 loaded \(TERN_INSTRUCTIONS_MAX_BYTES/),
     ]);
-    const whole = loadInstructions({ cwd, env: {} });
+    expect(loadInstructions({ cwd, maxBytes: 51 }).warnings).toEqual([
+      expect.stringMatching(/only the first 51 loaded \(maxBytes raises the cap\)/),
+    ]);
+    const whole = loadInstructions({ cwd });
     expect(whole.files[0]).toMatchObject({ capped: false, text: "é".repeat(100) });
   });
 
-  it("a bad cap setting is a warning and the default applies", async () => {
+  it("reads no cap from the environment: that is the host's to map", async () => {
     const cwd = await tempDir();
-    await files(cwd, { "AGENTS.md": "short" });
-    const loaded = loadInstructions({ cwd, env: { TERN_INSTRUCTIONS_MAX_BYTES: "lots" } });
-    expect(loaded.files[0]!.text).toBe("short");
-    expect(loaded.warnings[0]).toMatch(/TERN_INSTRUCTIONS_MAX_BYTES must be a positive whole number/);
+    await files(cwd, { "AGENTS.md": "x".repeat(100) });
+    vi.stubEnv("TERN_INSTRUCTIONS_MAX_BYTES", "10");
+    try {
+      const loaded = loadInstructions({ cwd });
+      expect(loaded.files[0]).toMatchObject({ capped: false });
+      expect(loaded.warnings).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("follows a link inside the tree once; skips links out of it, dangling links, binary and directories", async () => {
@@ -92,7 +100,7 @@ describe("loadInstructions", () => {
     const deeper = path.join(cwd, "sub", "deeper");
     await mkdir(deeper);
     await symlink(path.join(cwd, "missing.md"), path.join(deeper, "AGENTS.md"));
-    const loaded = loadInstructions({ cwd: deeper, env: {} });
+    const loaded = loadInstructions({ cwd: deeper });
     expect(loaded.files.map((file) => file.text)).toEqual(["the rules"]);
     expect(loaded.warnings).toEqual([
       expect.stringMatching(/sub\/AGENTS\.md: not a regular file; skipped/),
@@ -106,14 +114,14 @@ describe("loadInstructions", () => {
     const cwd = await tempDir();
     await files(cwd, { "AGENTS.md": "secret" });
     await chmod(path.join(cwd, "AGENTS.md"), 0o000);
-    const loaded = loadInstructions({ cwd, env: {} });
+    const loaded = loadInstructions({ cwd });
     expect(loaded.files).toEqual([]);
     expect(loaded.warnings[0]).toMatch(/AGENTS\.md: .*EACCES.*; skipped/);
   });
 
   it("loads nothing and formats nothing when there are no files", async () => {
     const cwd = await tempDir();
-    const loaded = loadInstructions({ cwd, env: {} });
+    const loaded = loadInstructions({ cwd });
     expect(loaded).toEqual({ root: cwd, files: [], warnings: [] });
     expect(formatInstructions(loaded.files)).toBe("");
   });

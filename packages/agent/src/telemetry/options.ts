@@ -1,11 +1,12 @@
 // How a run is traced: on by default (the API is a no-op until the host installs an SDK; the cost
 // is in bench/telemetry.bench.ts), off with `telemetry: false`. Message content (prompts, answers,
-// tool arguments and results) is recorded only when the caller opts in (the CLI: by environment).
+// tool arguments and results) is recorded only when the caller opts in with `captureContent`; the
+// library reads no environment (the CLI maps its variables onto the option).
 
 import { type Tracer, trace } from "@opentelemetry/api";
 
 export interface TelemetryOptions {
-  /** Record prompts, answers, tool arguments and results on the spans. Default off (the CLI reads CAPTURE_CONTENT_ENV). */
+  /** Record prompts, answers, tool arguments and results on the spans. Default off. */
   captureContent?: boolean;
   /** `gen_ai.agent.name` and the `invoke_agent` span's name. Default "tern". */
   agentName?: string;
@@ -23,23 +24,6 @@ export interface TelemetryOptions {
 
 export const TRACER_NAME = "@tern/agent";
 export const DEFAULT_AGENT_NAME = "tern";
-
-/** tern's own switch, then the one the OpenTelemetry GenAI instrumentations share. */
-export const CAPTURE_CONTENT_ENV = [
-  "TERN_OTEL_CAPTURE_CONTENT",
-  "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT",
-];
-
-const TRUE_VALUES = new Set(["1", "true", "yes", "on"]);
-
-/** True when either variable says so; tern's own wins when both are set. */
-export function captureContentFromEnv(env: NodeJS.ProcessEnv): boolean {
-  for (const name of CAPTURE_CONTENT_ENV) {
-    const value = env[name]?.trim().toLowerCase();
-    if (value) return TRUE_VALUES.has(value);
-  }
-  return false;
-}
 
 const unchanged = (text: string) => text;
 

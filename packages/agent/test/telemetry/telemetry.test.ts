@@ -7,15 +7,7 @@ import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  Agent,
-  agentLoop,
-  captureContentFromEnv,
-  contextGuard,
-  HookRegistry,
-  runAgentLoop,
-  taskTool,
-} from "../../src/index.js";
+import { Agent, agentLoop, contextGuard, HookRegistry, runAgentLoop, taskTool } from "../../src/index.js";
 import { GEN_AI, TERN } from "../../src/telemetry/semconv.js";
 import { turns, user } from "../context/support.js";
 import { echoTool, sleep } from "../helpers.js";
@@ -207,22 +199,6 @@ describe("run telemetry", () => {
     expect(everything).toContain("[REDACTED]");
     expect(everything).toContain("was refused");
     expect(everything).not.toContain("hunter2");
-  });
-
-  it("reads the opt-in from TERN_OTEL_CAPTURE_CONTENT or the GenAI instrumentations' variable", () => {
-    expect(captureContentFromEnv({})).toBe(false);
-    expect(captureContentFromEnv({ TERN_OTEL_CAPTURE_CONTENT: "true" })).toBe(true);
-    expect(captureContentFromEnv({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "1" })).toBe(true);
-    expect(captureContentFromEnv({ OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "false" })).toBe(
-      false,
-    );
-    // tern's own variable wins.
-    expect(
-      captureContentFromEnv({
-        TERN_OTEL_CAPTURE_CONTENT: "0",
-        OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: "true",
-      }),
-    ).toBe(false);
   });
 
   it("ends every span when the run is aborted in the middle of a tool call", async () => {

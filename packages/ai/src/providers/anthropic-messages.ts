@@ -5,6 +5,7 @@ import { postForEvents, readEvents, STOP } from "../sse-transport.js";
 import { registerProvider } from "../stream.js";
 import type { ErrorKind, StopReason } from "../types.js";
 import { buildAnthropicRequest } from "./anthropic-messages-request.js";
+import { baseUrlFor } from "./base-url.js";
 import { defineProvider, type ProviderRun } from "./define-provider.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
@@ -20,9 +21,7 @@ async function run({ model, context, options, apiKey, builder }: Parameters<Prov
   options.onPayload?.(params);
   const translator = new MessagesTranslator(builder);
   // Accept base URLs written with or without /v1, as the vendor client did.
-  const base = (model.baseUrl ?? process.env.ANTHROPIC_BASE_URL ?? DEFAULT_BASE_URL)
-    .replace(/\/+$/, "")
-    .replace(/\/v1$/, "");
+  const base = baseUrlFor(model, options, DEFAULT_BASE_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
   try {
     const response = await postForEvents({
       url: `${base}/v1/messages`,

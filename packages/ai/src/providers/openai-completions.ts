@@ -4,6 +4,7 @@ import type { AssistantMessageBuilder } from "../message-builder.js";
 import { postForEvents, readEvents, StreamPayloadError } from "../sse-transport.js";
 import { registerProvider } from "../stream.js";
 import type { Usage } from "../types.js";
+import { baseUrlFor } from "./base-url.js";
 import { defineProvider, type ProviderRun } from "./define-provider.js";
 import { buildCompletionsRequest } from "./openai-completions-request.js";
 import { ThinkTagSplitter } from "./think-tags.js";
@@ -21,7 +22,7 @@ async function run({ model, context, options, apiKey, builder }: Parameters<Prov
   const body = buildCompletionsRequest(model, context, options);
   options.onPayload?.(body);
   const response = await postForEvents({
-    url: `${trimSlash(model.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL)}/chat/completions`,
+    url: `${trimSlash(baseUrlFor(model, options, DEFAULT_BASE_URL))}/chat/completions`,
     headers: { authorization: `Bearer ${apiKey}`, ...model.headers, ...options.headers },
     body,
     signal: options.signal,

@@ -4,6 +4,7 @@ import type { AssistantMessageBuilder } from "../message-builder.js";
 import { postForEvents, readEvents, STOP } from "../sse-transport.js";
 import { registerProvider } from "../stream.js";
 import type { ErrorKind, TextContent, ThinkingContent, ToolCall } from "../types.js";
+import { baseUrlFor } from "./base-url.js";
 import { defineProvider, type ProviderRun } from "./define-provider.js";
 import { buildResponsesRequest, encodeMessageRef } from "./openai-responses-request.js";
 
@@ -21,7 +22,7 @@ async function run({ model, context, options, apiKey, builder }: Parameters<Prov
   options.onPayload?.(params);
   const translator = new ResponsesTranslator(builder);
   try {
-    const base = model.baseUrl ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    const base = baseUrlFor(model, options, DEFAULT_BASE_URL);
     const response = await postForEvents({
       url: `${base.replace(/\/+$/, "")}/responses`,
       headers: { authorization: `Bearer ${apiKey}`, ...model.headers, ...options.headers },

@@ -19,6 +19,7 @@ import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { CLUSTER_OPTIONS, type ClusterSettings, resolveClusterSettings } from "../config/cluster-options.js";
+import { graphileErrorsFrom } from "../config/library-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { openStore } from "../config/store.js";
@@ -59,6 +60,8 @@ async function runNode(
   const model = chooseModel(registry, settings, env, settings.config.path);
   const secrets = await ensureConfiguredKey(model, settings, env);
   const log = (line: string) => io.stderr.write(`tern ${role}: ${line}\n`);
+  const onGraphileError = graphileErrorsFrom(env, (text) => io.stderr.write(text));
+  const graphile = onGraphileError ? { onGraphileError } : {};
   surviveDatabaseRestarts(log);
   // Under --stdio, stdout carries JSON-RPC: the node's lines go to stderr.
   const say = (line: string) => (server.stdio ? io.stderr : io.stdout).write(`${line}\n`);
@@ -102,9 +105,10 @@ async function runNode(
         leaseMs: cluster.leaseMs,
         heartbeatMs: Math.max(1, Math.floor(cluster.leaseMs / 3)),
         log,
+        ...graphile,
       });
     if (role === "serve") {
-      queued = await startQueuedHost({ connectionString: cluster.url, store, log });
+      queued = await startQueuedHost({ connectionString: cluster.url, store, log, ...graphile });
       served = await listen(server, {
         engine: {
           ...engine,

@@ -5,7 +5,8 @@
 // runs, what its workspace's settings files hold, and who answers its permission questions.
 // Built first, since everything after reads them: the tools (the workspace's seven, some replaced
 // by the host's ToolProvider, then todo_write, web_fetch, web_search, task) and the stream
-// options (key, retries, the cassette's fetch). Then, always in this order:
+// options (key, retries, the cassette's fetch, the base URLs of config/library-options.ts). Then,
+// always in this order:
 //   1. settings hooks: the user's, and the project's once approved (loaded for this workspace by
 //      config/workspace-settings.ts); they rewrite arguments before the policy judges them;
 //   2. permissions: the mode, the user's rules, the project's rules (deny always, allow once
@@ -19,11 +20,11 @@
 //      the `skill` tool, their trusted allowed-tools among the allow rules (config/skills.ts);
 //   6. the cassette (--record / --replay): noted in the session, its id a placeholder;
 //   7. policies: the context guard and the ReAct options (tool mode, limits, autopilot, ...);
-//   8. telemetry: @tern/agent's spans, content captured only when the command's environment asks
-//      (the library alone would read process.env).
+//   8. telemetry: @tern/agent's spans, content captured only when the command's environment asks.
+// The libraries read no environment: what the command's environment says reaches them as options
+// mapped in config/library-options.ts (base URLs, the instructions' cap, content capture).
 import {
   type AgentOptions,
-  captureContentFromEnv,
   contextGuard,
   contextWindowCheck,
   type HookRegistry,
@@ -54,6 +55,7 @@ import {
   workspaceRoot,
 } from "@tern/tools";
 import { installCommandHooks } from "../config/hooks.js";
+import { baseUrlsFrom, captureContentFrom, instructionsCapFrom } from "../config/library-options.js";
 import { chooseModel, explicitApiKey } from "../config/model.js";
 import { PROTECT_PROJECT_CONFIG } from "../config/project-rules.js";
 import type { AgentSettings } from "../config/settings.js";
@@ -129,6 +131,7 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
   const apiKey = replayKey(settings.cassette, explicitApiKey(model, settings, env));
   const streamOptions = {
     ...(apiKey !== undefined ? { apiKey } : {}),
+    baseUrls: baseUrlsFrom(env),
     ...(settings.retry ? { retry: settings.retry } : {}),
     ...(settings.cassette ? { fetch: cassetteFetch(settings.cassette, { cwd, model, apiKey, env }) } : {}),
   };
@@ -197,7 +200,7 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
 
   // 4 and 5: MCP tools and instructions, both in the system prompt.
   const instructions: LoadedInstructions = settings.instructions
-    ? loadInstructions({ cwd, home: settings.home, env })
+    ? loadWorkspaceInstructions(cwd, settings.home, env)
     : { root: cwd, files: [], warnings: [] };
   for (const warning of instructions.warnings) where.warn(warning);
   const prompt = systemPrompt({
@@ -235,9 +238,17 @@ export function codingAgent(settings: AgentSettings, where: CodingAgentWhere): C
       strategy: settings.strategy,
       plan: { roles: planRoles(settings, where) },
       // 8.
-      telemetry: { captureContent: captureContentFromEnv(env) },
+      telemetry: { captureContent: captureContentFrom(env) },
     },
   };
+}
+
+/** The instruction files, capped as the environment says; a bad cap is the first warning. */
+function loadWorkspaceInstructions(cwd: string, home: string, env: NodeJS.ProcessEnv): LoadedInstructions {
+  const { cap, warning } = instructionsCapFrom(env);
+  const loaded = loadInstructions({ cwd, home, ...cap });
+  if (warning !== undefined) loaded.warnings.unshift(warning);
+  return loaded;
 }
 
 /** What the `skill` tool adds about a skill's allowed-tools, so the model knows whether they ask. */

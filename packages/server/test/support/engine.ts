@@ -1,10 +1,10 @@
 // An engine over a temporary session store and a scripted (faux) model, plus a server tool.
 import type { AnyAgentTool } from "@tern/agent";
 import { createFaux, type FauxOptions, type FauxProvider } from "@tern/ai/testing";
+import { tempHome } from "../../../session/test/support/helpers.js";
 import { Engine } from "../../src/engine/engine.js";
 import { modelCatalog } from "../../src/engine/models.js";
 import type { AgentConfig, EngineOptions } from "../../src/types.js";
-import { tempHome } from "../../../session/test/support/helpers.js";
 
 /** A server-side tool that answers `found <q>`. */
 export const lookupTool: AnyAgentTool = {
