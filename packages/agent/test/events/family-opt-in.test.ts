@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFaux, fauxToolCall } from "@tern/ai";
+import { createFaux, fauxToolCall } from "@tern/ai/testing";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import {
