@@ -245,13 +245,10 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
       const steeringTaken = new Promise<void>((resolve) => {
         steered = resolve;
       });
-      model.push(
-        async () => {
-          await steeringTaken;
-          return toolReply([{ name: "ls", args: {} }], { text: "Looking around first." });
-        },
-        textReply("Done, and I saw your note."),
-      );
+      model.push(async () => {
+        await steeringTaken;
+        return toolReply([{ name: "ls", args: {} }], { text: "Looking around first." });
+      }, textReply("Done, and I saw your note."));
       const { page } = await newPage();
       await openNew(page, base);
       await send(page, "look around");
