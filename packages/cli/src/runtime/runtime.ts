@@ -30,6 +30,7 @@ import type { PolicySettings } from "../config/policy-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { openStore, storeFailure } from "../config/store.js";
 import { loadWorkspaceSettings, type WorkspaceSettings } from "../config/workspace-settings.js";
+import { traceFirstModelCall, traceStartup } from "../startup-trace.js";
 import { replaysOffline } from "./cassette.js";
 import { bashSandbox, type CodingAgent, codingAgent, type ToolProvider } from "./coding-agent.js";
 import { type McpApprover, openMcp } from "./mcp.js";
@@ -147,7 +148,7 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
     if (problem) warn(problem);
     const loaded = await loadWorkspaceSettings(settings, cwd);
     for (const warning of loaded.warnings) warn(warning);
-    return build(options, {
+    const runtime = build(options, {
       store,
       registry,
       model,
@@ -158,6 +159,8 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
       mcp,
       workspace: loaded.workspace,
     });
+    traceStartup("runtime open");
+    return runtime;
   } catch (error) {
     await Promise.all([resumed?.session.close(), mcp?.close()]);
     await store.close?.();
@@ -204,6 +207,7 @@ function build(
     ...coding.options,
     ...options.agentOptions,
   });
+  traceFirstModelCall(agent);
   // A plan's steps and the next prompt start from the agent's tools: keep their MCP part current.
   mcp?.onChange(() =>
     agent.setTools([...agent.state.tools.filter((tool) => !isMcpTool(tool)), ...mcp.tools()]),
