@@ -106,6 +106,8 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
     options = { ...given, settings };
   }
   const { settings } = options;
+  // The bubblewrap probe spawns a process (100-200 ms): it runs while the rest opens, not before.
+  const sandboxStatus = createSandbox(bashSandbox(settings)).status();
   let mcp: McpManager | undefined;
   const mcpSecrets = new Set<string>();
   let addToSession: ((values: string[]) => void) | undefined;
@@ -143,10 +145,9 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
       }));
     session.addSecrets([...secrets, ...mcpSecrets]);
     addToSession = (values) => session.addSecrets(values);
-    const sandbox = await createSandbox(bashSandbox(settings)).status();
+    const [sandbox, loaded] = await Promise.all([sandboxStatus, loadWorkspaceSettings(settings, cwd)]);
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);
-    const loaded = await loadWorkspaceSettings(settings, cwd);
     for (const warning of loaded.warnings) warn(warning);
     const runtime = build(options, {
       store,
