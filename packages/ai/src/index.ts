@@ -1,3 +1,4 @@
+export { type AjvClasses, loadAjv } from "./ajv-loader.js";
 export { apiKeyVariable, missingKeyMessage, resolveApiKey } from "./api-keys.js";
 export {
   type Cassette,
