@@ -66,10 +66,10 @@ export { SAFE_VARIABLES, scrubEnvironment } from "./sandbox/environment.js";
 export { HIDDEN_HOME_PATHS, HIDDEN_SYSTEM_PATHS } from "./sandbox/hidden-paths.js";
 export { type HostPattern, parseHostPattern } from "./sandbox/host-rules.js";
 export type { Destination, NetworkProxy, Refusal } from "./sandbox/network-proxy.js";
+export { SANDBOX_PROFILES } from "./sandbox/profiles.js";
 export {
   createSandbox,
   describeSandbox,
-  SANDBOX_PROFILES,
   type Sandbox,
   type SandboxStatus,
   sandboxWarning,
