@@ -1,8 +1,17 @@
 // YAML front matter: the `---` block that opens a Markdown file (sub-agent profiles, Agent Skills),
 // parsed by `yaml`. Never throws: a file without the block, or with YAML that does not parse,
-// comes back as a problem in words for the caller's warning.
+// comes back as a problem in words for the caller's warning. `yaml` (~250 KB) is required at the
+// first front matter parsed, not when a command starts: most runs have no profile or skill file.
 
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
+
+let yaml: typeof import("yaml") | undefined;
+
+/** The `yaml` package, required once at its first use. */
+function loadYaml(): typeof import("yaml") {
+  yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml");
+  return yaml;
+}
 
 export type FrontMatter = { ok: true; data: unknown; body: string } | { ok: false; error: string };
 
@@ -15,7 +24,7 @@ export function parseFrontMatter(text: string): FrontMatter {
   if (end === -1) return { ok: false, error: "the front matter has no closing --- line" };
   let data: unknown;
   try {
-    data = parseYaml(lines.slice(1, end).join("\n"));
+    data = loadYaml().parse(lines.slice(1, end).join("\n"));
   } catch (error) {
     return {
       ok: false,

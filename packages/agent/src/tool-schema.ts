@@ -1,5 +1,5 @@
-import type { JsonSchema, ToolSpec } from "@tern/ai";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { type JsonSchema, loadAjv, type ToolSpec } from "@tern/ai";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { type ZodType, z } from "zod";
 import type { AnyAgentTool } from "./types.js";
 
@@ -69,7 +69,7 @@ function zodToJsonSchema(schema: ZodType): JsonSchema {
 function validatorFor(schema: JsonSchema): ValidateFunction | Error {
   let validate = validators.get(schema);
   if (!validate) {
-    ajv ??= new Ajv({ allErrors: true, strict: false, useDefaults: true });
+    ajv ??= new (loadAjv().Ajv)({ allErrors: true, strict: false, useDefaults: true });
     try {
       const { $schema: _dialect, ...rest } = schema;
       validate = ajv.compile(rest);

@@ -1,3 +1,4 @@
+export { type AjvClasses, loadAjv } from "./ajv-loader.js";
 export { apiKeyVariable, resolveApiKey } from "./api-keys.js";
 export { type Cassette, CassetteError, readCassette } from "./cassette/format.js";
 export { type Normalizer, VOLATILE_NORMALIZERS } from "./cassette/normalize.js";

@@ -1,6 +1,7 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
+import { loadAjv } from "./ajv-loader.js";
 import type { JsonSchema } from "./types.js";
 
 export type Validation = { ok: true } | { ok: false; error: string };
@@ -17,11 +18,14 @@ const options: Options = { strict: false, allErrors: true, validateFormats: fals
 let instances: { draft7: Ajv; draft2019: Ajv2019; draft2020: Ajv2020 } | undefined;
 
 function ajvFor(schema: JsonSchema) {
-  instances ??= {
-    draft7: new Ajv(options),
-    draft2019: new Ajv2019(options),
-    draft2020: new Ajv2020(options),
-  };
+  if (!instances) {
+    const { Ajv, Ajv2019, Ajv2020 } = loadAjv();
+    instances = {
+      draft7: new Ajv(options),
+      draft2019: new Ajv2019(options),
+      draft2020: new Ajv2020(options),
+    };
+  }
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
   if (dialect.includes("2020-12")) return instances.draft2020;
   if (dialect.includes("2019-09")) return instances.draft2019;

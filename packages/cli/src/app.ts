@@ -5,6 +5,7 @@ import { CliError, type ExitCode, errorText, UsageError } from "./cli/errors.js"
 import { type Io, processIo } from "./cli/io.js";
 import { redactingIo } from "./cli/redacting-io.js";
 import { helpFor } from "./help.js";
+import { traceLoaded } from "./startup-trace.js";
 import { VERSION } from "./version.js";
 
 const COMMANDS = [
@@ -46,36 +47,41 @@ export async function runCli(argv: string[], processStreams: Io = processIo()): 
  */
 const TRACED = new Set(["run", "chat", "serve", "worker", "sessions", "mcp", "acp"]);
 
+/** A command's module once loaded (a milestone of TERN_STARTUP_TRACE). */
+function commandModule<T>(loading: Promise<T>): Promise<T> {
+  return traceLoaded(loading, "command module loaded");
+}
+
 async function dispatch(argv: string[], io: Io): Promise<ExitCode> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case "run":
-        return await (await import("./commands/run.js")).runCommand(rest, io);
+        return await (await commandModule(import("./commands/run.js"))).runCommand(rest, io);
       case "chat":
-        return await (await import("./commands/chat.js")).chatCommand(rest, io);
+        return await (await commandModule(import("./commands/chat.js"))).chatCommand(rest, io);
       case "sessions":
-        return await (await import("./commands/sessions.js")).sessionsCommand(rest, io);
+        return await (await commandModule(import("./commands/sessions.js"))).sessionsCommand(rest, io);
       case "models":
-        return await (await import("./commands/models.js")).modelsCommand(rest, io);
+        return await (await commandModule(import("./commands/models.js"))).modelsCommand(rest, io);
       case "usage":
-        return await (await import("./commands/usage.js")).usageCommand(rest, io);
+        return await (await commandModule(import("./commands/usage.js"))).usageCommand(rest, io);
       case "hooks":
-        return await (await import("./commands/hooks.js")).hooksCommand(rest, io);
+        return await (await commandModule(import("./commands/hooks.js"))).hooksCommand(rest, io);
       case "skills":
-        return await (await import("./commands/skills.js")).skillsCommand(rest, io);
+        return await (await commandModule(import("./commands/skills.js"))).skillsCommand(rest, io);
       case "demo":
-        return await (await import("./commands/demo.js")).demoCommand(rest, io);
+        return await (await commandModule(import("./commands/demo.js"))).demoCommand(rest, io);
       case "serve":
-        return await (await import("./commands/serve.js")).serveCommand(rest, io);
+        return await (await commandModule(import("./commands/serve.js"))).serveCommand(rest, io);
       case "mcp":
-        return await (await import("./commands/mcp.js")).mcpCommand(rest, io);
+        return await (await commandModule(import("./commands/mcp.js"))).mcpCommand(rest, io);
       case "acp":
-        return await (await import("./commands/acp.js")).acpCommand(rest, io);
+        return await (await commandModule(import("./commands/acp.js"))).acpCommand(rest, io);
       case "worker":
-        return await (await import("./commands/cluster.js")).workerCommand(rest, io);
+        return await (await commandModule(import("./commands/cluster.js"))).workerCommand(rest, io);
       case "store":
-        return await (await import("./commands/store.js")).storeCommand(rest, io);
+        return await (await commandModule(import("./commands/store.js"))).storeCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

@@ -2,9 +2,11 @@
 // runtime, providers, tools: tern-app.js in the bundle) only when a command needs it, so
 // `tern --version` stays fast.
 import { helpFor } from "./help.js";
+import { traceLoaded, traceStartup } from "./startup-trace.js";
 import { VERSION } from "./version.js";
 
 async function main(argv: string[]): Promise<number> {
+  traceStartup("entry");
   const first = argv[0];
   if (first === "--version" || first === "-V" || first === "-v" || first === "version") {
     process.stdout.write(`${VERSION}\n`);
@@ -14,7 +16,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${helpFor(argv[1] ?? "main")}\n`);
     return 0;
   }
-  const { runCli } = await import("./app.js");
+  const { runCli } = await traceLoaded(import("./app.js"), "command table loaded");
   return runCli(argv);
 }
 

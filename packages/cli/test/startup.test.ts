@@ -70,7 +70,42 @@ it("no command loads a chunk over 4096 KB, and `sessions ls` loads no agent runt
   const heavy = sessions.heaviest.map((entry) => entry.name);
   for (const absent of ["highlight.js", "mvdan-sh", "@modelcontextprotocol/sdk", "pg", "turndown"])
     expect(heavy).not.toContain(absent);
+  // Nor the sandbox (bubblewrap, the network proxy): reading sessions never runs bash.
+  for (const command of ["sessions", "usage"]) {
+    const row = rows.find((r) => r.module === `packages/cli/src/commands/${command}.ts`) as unknown as {
+      output: string;
+    };
+    expect({
+      [command]: modulesLoadedBy(metafile, row.output).has("packages/tools/src/sandbox/sandbox.ts"),
+    }).toEqual({
+      [command]: false,
+    });
+  }
 });
+
+type Metafile = {
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string }[]; inputs: Record<string, { bytesInOutput: number }> }
+  >;
+};
+
+/** The source modules with code in the files Node parses to load `output` (its static imports, transitively). */
+function modulesLoadedBy(metafile: Metafile, output: string): Set<string> {
+  const files = new Set<string>();
+  const visit = (path: string) => {
+    if (files.has(path) || !metafile.outputs[path]) return;
+    files.add(path);
+    for (const imported of metafile.outputs[path].imports)
+      if (imported.kind === "import-statement") visit(imported.path);
+  };
+  visit(output);
+  const modules = new Set<string>();
+  for (const file of files)
+    for (const [input, { bytesInOutput }] of Object.entries(metafile.outputs[file]!.inputs))
+      if (bytesInOutput > 0) modules.add(input);
+  return modules;
+}
 
 it("`run` loads no terminal Markdown, HTML reader, RE2 engine or MCP SDK, and the bundle one zod", async () => {
   // Package names, not times: each of these is imported at its first use (a code block on a

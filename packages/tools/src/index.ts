@@ -31,10 +31,10 @@ export { PermissionPolicy } from "./permissions/policy.js";
 export { parseRule } from "./permissions/rules.js";
 export * from "./permissions/types.js";
 export { parseHostPattern } from "./sandbox/host-rules.js";
+export { SANDBOX_PROFILES } from "./sandbox/profiles.js";
 export {
   createSandbox,
   describeSandbox,
-  SANDBOX_PROFILES,
   type SandboxStatus,
   sandboxWarning,
 } from "./sandbox/sandbox.js";

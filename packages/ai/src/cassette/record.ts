@@ -2,7 +2,6 @@
 // cassette once its body has ended (read to the end, cut, or cancelled by the reader). The caller
 // gets an equivalent Response whose body is the same bytes, passed on as they arrive.
 import { appendFileSync, writeFileSync } from "node:fs";
-import { Headers, Response, fetch as undiciFetch } from "undici";
 import type { ModelFetch } from "../types.js";
 import {
   CassetteError,
@@ -17,6 +16,7 @@ import {
   type StreamEnd,
 } from "./format.js";
 import { Scrubber, type ScrubOptions } from "./scrub.js";
+import { loadUndici } from "./undici-loader.js";
 
 /** Statuses whose Response may not have a body. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -41,7 +41,7 @@ export function recordCassette(path: string, options: RecordOptions = {}): Casse
   const scrubber = new Scrubber(options);
   writeOrThrow(path, () => writeFileSync(path, headerLine(newHeader())));
   let recorded = 0;
-  const fetch = recordingFetch(options.fetch ?? undiciFetch, scrubber, (exchange) => {
+  const fetch = recordingFetch(options.fetch ?? loadUndici().fetch, scrubber, (exchange) => {
     appendExchange(path, exchange);
     recorded++;
   });
@@ -75,7 +75,7 @@ export function captureRequest(
   scrubber: Scrubber,
 ): RecordedRequest {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-  const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
+  const headers = new (loadUndici().Headers)(init?.headers as ConstructorParameters<typeof Headers>[0]);
   const request: RecordedRequest = {
     method: (init?.method ?? "GET").toUpperCase(),
     url: scrubber.url(url),
@@ -174,7 +174,11 @@ export function recordingFetch(
         return reader.cancel(reason);
       },
     });
-    return new Response(body, { status: real.status, statusText: real.statusText, headers: real.headers });
+    return new (loadUndici().Response)(body, {
+      status: real.status,
+      statusText: real.statusText,
+      headers: real.headers,
+    });
   }) as ModelFetch;
 }
 

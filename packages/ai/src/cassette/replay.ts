@@ -6,7 +6,6 @@
 // appended to the cassette. Volatile text (durations, timestamps, temporary paths; normalize.ts)
 // is normalized on both sides before comparing.
 import { setTimeout as sleep } from "node:timers/promises";
-import { Headers, Response, fetch as undiciFetch } from "undici";
 import type { ModelFetch } from "../types.js";
 import { firstDifference } from "./first-difference.js";
 import {
@@ -21,6 +20,7 @@ import { type Normalizer, normalizeValue, VOLATILE_NORMALIZERS } from "./normali
 import { appendExchange, captureRequest, recordingFetch } from "./record.js";
 import type { ReplayMiss, ReplayTiming } from "./replay-modes.js";
 import { Scrubber, type ScrubOptions } from "./scrub.js";
+import { loadUndici } from "./undici-loader.js";
 
 export interface ReplayOptions extends ScrubOptions {
   /** "none" (default): serve at once; "real": wait as long as the recording did. */
@@ -62,7 +62,7 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
   let served = 0;
   let appended = 0;
   let requests = 0;
-  const recordMiss = recordingFetch(options.fetch ?? undiciFetch, scrubber, (exchange) => {
+  const recordMiss = recordingFetch(options.fetch ?? loadUndici().fetch, scrubber, (exchange) => {
     appendExchange(path, exchange);
     appended++;
   });
@@ -177,11 +177,11 @@ async function serve(exchange: Exchange, timing: ReplayTiming, signal: AbortSign
   signal?.throwIfAborted();
   const init = {
     status: recorded.status,
-    headers: new Headers(recorded.headers),
+    headers: new (loadUndici().Headers)(recorded.headers),
     ...(recorded.statusText !== undefined && { statusText: recorded.statusText }),
   };
-  if ([101, 204, 205, 304].includes(recorded.status)) return new Response(null, init);
-  return new Response(replayBody(recorded, real, signal), init);
+  if ([101, 204, 205, 304].includes(recorded.status)) return new (loadUndici().Response)(null, init);
+  return new (loadUndici().Response)(replayBody(recorded, real, signal), init);
 }
 
 /** The recorded chunks as a byte stream that ends as the recording did; an abort errors it, as undici's would. */

@@ -30,6 +30,7 @@ import type { PolicySettings } from "../config/policy-settings.js";
 import type { AgentSettings } from "../config/settings.js";
 import { openStore, storeFailure } from "../config/store.js";
 import { loadWorkspaceSettings, type WorkspaceSettings } from "../config/workspace-settings.js";
+import { traceFirstModelCall, traceStartup } from "../startup-trace.js";
 import { replaysOffline } from "./cassette.js";
 import { bashSandbox, type CodingAgent, codingAgent, type ToolProvider } from "./coding-agent.js";
 import { type McpApprover, openMcp } from "./mcp.js";
@@ -105,6 +106,8 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
     options = { ...given, settings };
   }
   const { settings } = options;
+  // The bubblewrap probe spawns a process (100-200 ms): it runs while the rest opens, not before.
+  const sandboxStatus = createSandbox(bashSandbox(settings)).status();
   let mcp: McpManager | undefined;
   const mcpSecrets = new Set<string>();
   let addToSession: ((values: string[]) => void) | undefined;
@@ -142,12 +145,11 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
       }));
     session.addSecrets([...secrets, ...mcpSecrets]);
     addToSession = (values) => session.addSecrets(values);
-    const sandbox = await createSandbox(bashSandbox(settings)).status();
+    const [sandbox, loaded] = await Promise.all([sandboxStatus, loadWorkspaceSettings(settings, cwd)]);
     const problem = sandboxWarning(sandbox);
     if (problem) warn(problem);
-    const loaded = await loadWorkspaceSettings(settings, cwd);
     for (const warning of loaded.warnings) warn(warning);
-    return build(options, {
+    const runtime = build(options, {
       store,
       registry,
       model,
@@ -158,6 +160,8 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
       mcp,
       workspace: loaded.workspace,
     });
+    traceStartup("runtime open");
+    return runtime;
   } catch (error) {
     await Promise.all([resumed?.session.close(), mcp?.close()]);
     await store.close?.();
@@ -204,6 +208,7 @@ function build(
     ...coding.options,
     ...options.agentOptions,
   });
+  traceFirstModelCall(agent);
   // A plan's steps and the next prompt start from the agent's tools: keep their MCP part current.
   mcp?.onChange(() =>
     agent.setTools([...agent.state.tools.filter((tool) => !isMcpTool(tool)), ...mcp.tools()]),

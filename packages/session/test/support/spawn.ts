@@ -16,11 +16,13 @@ export const REPO_ROOT = fileURLToPath(new URL("../../../../", import.meta.url))
 const BUNDLES = join(REPO_ROOT, "node_modules", ".cache", "tern-test-children");
 const bundles = new Map<string, string>();
 
-afterAll(() => {
-  // A child still running has read its bundle already.
-  for (const out of bundles.values()) rmSync(out, { force: true });
-  bundles.clear();
-});
+// The bench (`bench/src/cluster.ts`) imports this module outside vitest, where afterAll throws.
+if (process.env.VITEST)
+  afterAll(() => {
+    // A child still running has read its bundle already.
+    for (const out of bundles.values()) rmSync(out, { force: true });
+    bundles.clear();
+  });
 
 export function spawnTs(
   file: string,

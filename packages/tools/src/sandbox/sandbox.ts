@@ -15,9 +15,8 @@ import { scrubEnvironment } from "./environment.js";
 import { hiddenPaths } from "./hidden-paths.js";
 import { type HostPattern, normalHost, parseHostRules } from "./host-rules.js";
 import { type Destination, type NetworkProxy, startNetworkProxy } from "./network-proxy.js";
+import { SANDBOX_PROFILES } from "./profiles.js";
 import { bridgeCommand, DEFAULT_PROXY_PORTS, proxyEnvironment } from "./proxy-bridge.js";
-
-export const SANDBOX_PROFILES: readonly SandboxProfile[] = ["sandbox", "off"];
 
 const INSTALL_HINT =
   "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) " +
