@@ -1,7 +1,7 @@
 // Ajv (draft-07, 2019-09 and 2020-12), required at the first schema compiled rather than when a
 // command starts: its ~250 KB of CommonJS cost tens of ms to evaluate, and a run whose tools all
 // have zod schemas and that makes no structured call never compiles a JSON Schema. A plain
-// require keeps the callers synchronous; in the CLI bundle it stays in the chunk but runs only here.
+// require keeps the callers synchronous; the CLI's build puts Ajv in a file of its own (ajv.cjs).
 import { createRequire } from "node:module";
 
 export interface AjvClasses {

@@ -211,15 +211,29 @@ const workspaceSources = {
   },
 };
 
-// mvdan-sh (the shell parser behind permission rules, 3 MB of generated code) is required lazily
-// at its first use; bundled into the chunk that calls it, every command that could check a rule
-// would read it at start. It goes to its own file beside the chunks and is required from there.
-const VENDORED = { "mvdan-sh": "mvdan-sh.cjs" };
+// mvdan-sh (the shell parser behind permission rules, 3 MB of generated code) and yaml (the front
+// matter of skills and agent profiles, 250 KB) are required lazily at their first use; bundled into
+// the chunk that calls them, every command that could check a rule or read a skill would parse
+// them at start. Each goes to its own file beside the chunks and is required from there.
+// Ajv's three dialects (250 KB, at the first JSON Schema compiled) share one file: its module
+// exports each class under the name every one of the three requires reads.
+const AJV_CLASSES =
+  'module.exports = { Ajv: require("ajv").Ajv, Ajv2019: require("ajv/dist/2019.js").Ajv2019, Ajv2020: require("ajv/dist/2020.js").Ajv2020 };';
+const VENDORED = {
+  "mvdan-sh": { file: "mvdan-sh.cjs" },
+  yaml: { file: "yaml.cjs" },
+  ajv: { file: "ajv.cjs", contents: AJV_CLASSES },
+  "ajv/dist/2019.js": { file: "ajv.cjs" },
+  "ajv/dist/2020.js": { file: "ajv.cjs" },
+};
+const VENDORED_FILES = [...new Set(Object.values(VENDORED).map(({ file }) => file))];
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const VENDORED_NAME = new RegExp(`^(${Object.keys(VENDORED).map(escapeRegExp).join("|")})$`);
 const vendoredAsFiles = {
   name: "vendored-as-files",
   setup(build) {
-    build.onResolve({ filter: /^mvdan-sh$/ }, (args) =>
-      args.kind === "require-call" ? { path: `./${VENDORED[args.path]}`, external: true } : undefined,
+    build.onResolve({ filter: VENDORED_NAME }, (args) =>
+      args.kind === "require-call" ? { path: `./${VENDORED[args.path].file}`, external: true } : undefined,
     );
   },
 };
@@ -267,18 +281,17 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       // Bundled CommonJS dependencies call require() for Node built-ins.
       banner: { js: REQUIRE_BANNER },
     }),
-    ...Object.entries(VENDORED).map(([name, file]) =>
-      esbuild.build({
-        ...common,
-        entryPoints: [createRequire(import.meta.url).resolve(name)],
-        format: "cjs",
-        outfile: join(chunksDir, file),
-      }),
-    ),
+    ...VENDORED_FILES.map((file) => {
+      const [name, { contents }] = Object.entries(VENDORED).find(([, entry]) => entry.file === file);
+      const entry = contents
+        ? { stdin: { contents, resolveDir: cliDir, loader: "js" } }
+        : { entryPoints: [createRequire(import.meta.url).resolve(name)] };
+      return esbuild.build({ ...common, ...entry, format: "cjs", outfile: join(chunksDir, file) });
+    }),
   ]);
   // A require("./mvdan-sh.cjs") resolves beside the file that makes it: that must be a chunk.
   for (const file of app.outputFiles)
-    for (const vendoredFile of Object.values(VENDORED))
+    for (const vendoredFile of VENDORED_FILES)
       if (!isChunk(file) && file.text.includes(`"./${vendoredFile}"`))
         throw new Error(`${file.path} requires ./${vendoredFile}, which lives in ${chunksDir}`);
   mkdirSync(chunksDir, { recursive: true });

@@ -107,9 +107,10 @@ function modulesLoadedBy(metafile: Metafile, output: string): Set<string> {
   return modules;
 }
 
-it("`run` loads no terminal Markdown, HTML reader, RE2 engine or MCP SDK, and the bundle one zod", async () => {
+it("`run` loads no terminal Markdown, HTML reader, RE2 engine, MCP SDK, HTTP client, Ajv or YAML parser, and the bundle one zod", async () => {
   // Package names, not times: each of these is imported at its first use (a code block on a
-  // terminal, an HTML page fetched, a grep or glob, an MCP server to start), never at start.
+  // terminal, an HTML page fetched, a grep or glob, an MCP server to start, the first model
+  // call, the first JSON Schema, the first front matter), never at start.
   const { loadReport } = await import("../scripts/bundle-report.mjs");
   const metafile = JSON.parse(readFileSync(join(TERN_JS, "..", ".meta.json"), "utf8"));
   const run = loadReport(metafile).find((row) => row.module === "packages/cli/src/commands/run.ts")!;
@@ -121,6 +122,9 @@ it("`run` loads no terminal Markdown, HTML reader, RE2 engine or MCP SDK, and th
     "@mozilla/readability",
     "re2js",
     "@modelcontextprotocol/sdk",
+    "undici",
+    "ajv",
+    "yaml",
   ])
     expect(run.packages).not.toContain(lazy);
   expect(run.lazy).toEqual(

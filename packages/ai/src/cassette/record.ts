@@ -16,7 +16,7 @@ import {
   type StreamEnd,
 } from "./format.js";
 import { Scrubber, type ScrubOptions } from "./scrub.js";
-import { loadUndici } from "./undici-loader.js";
+import { importUndici } from "./undici-loader.js";
 
 /** Statuses whose Response may not have a body. */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -41,7 +41,7 @@ export function recordCassette(path: string, options: RecordOptions = {}): Casse
   const scrubber = new Scrubber(options);
   writeOrThrow(path, () => writeFileSync(path, headerLine(newHeader())));
   let recorded = 0;
-  const fetch = recordingFetch(options.fetch ?? loadUndici().fetch, scrubber, (exchange) => {
+  const fetch = recordingFetch(options.fetch ?? undiciFetch, scrubber, (exchange) => {
     appendExchange(path, exchange);
     recorded++;
   });
@@ -68,6 +68,9 @@ function writeOrThrow(path: string, write: () => void): void {
   }
 }
 
+/** undici's `fetch`, the real sender when the host gives none; undici loads at the first request. */
+export const undiciFetch = (async (input, init) => (await importUndici()).fetch(input, init)) as ModelFetch;
+
 /** The request as the cassette keeps it: no credentials, volatile values as placeholders. */
 export function captureRequest(
   input: Parameters<ModelFetch>[0],
@@ -75,7 +78,8 @@ export function captureRequest(
   scrubber: Scrubber,
 ): RecordedRequest {
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-  const headers = new (loadUndici().Headers)(init?.headers as ConstructorParameters<typeof Headers>[0]);
+  // The global Headers only normalizes names and values here, the same as undici's would.
+  const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
   const request: RecordedRequest = {
     method: (init?.method ?? "GET").toUpperCase(),
     url: scrubber.url(url),
@@ -174,7 +178,8 @@ export function recordingFetch(
         return reader.cancel(reason);
       },
     });
-    return new (loadUndici().Response)(body, {
+    const { Response } = await importUndici();
+    return new Response(body, {
       status: real.status,
       statusText: real.statusText,
       headers: real.headers,

@@ -17,10 +17,10 @@ import {
   readCassette,
 } from "./format.js";
 import { type Normalizer, normalizeValue, VOLATILE_NORMALIZERS } from "./normalize.js";
-import { appendExchange, captureRequest, recordingFetch } from "./record.js";
+import { appendExchange, captureRequest, recordingFetch, undiciFetch } from "./record.js";
 import type { ReplayMiss, ReplayTiming } from "./replay-modes.js";
 import { Scrubber, type ScrubOptions } from "./scrub.js";
-import { loadUndici } from "./undici-loader.js";
+import { importUndici } from "./undici-loader.js";
 
 export interface ReplayOptions extends ScrubOptions {
   /** "none" (default): serve at once; "real": wait as long as the recording did. */
@@ -62,7 +62,7 @@ export function replayCassette(path: string, options: ReplayOptions = {}): Casse
   let served = 0;
   let appended = 0;
   let requests = 0;
-  const recordMiss = recordingFetch(options.fetch ?? loadUndici().fetch, scrubber, (exchange) => {
+  const recordMiss = recordingFetch(options.fetch ?? undiciFetch, scrubber, (exchange) => {
     appendExchange(path, exchange);
     appended++;
   });
@@ -175,13 +175,14 @@ async function serve(exchange: Exchange, timing: ReplayTiming, signal: AbortSign
   const recorded = exchange.response;
   if (real) await sleep(recorded.headersMs, undefined, { signal });
   signal?.throwIfAborted();
+  const { Headers, Response } = await importUndici();
   const init = {
     status: recorded.status,
-    headers: new (loadUndici().Headers)(recorded.headers),
+    headers: new Headers(recorded.headers),
     ...(recorded.statusText !== undefined && { statusText: recorded.statusText }),
   };
-  if ([101, 204, 205, 304].includes(recorded.status)) return new (loadUndici().Response)(null, init);
-  return new (loadUndici().Response)(replayBody(recorded, real, signal), init);
+  if ([101, 204, 205, 304].includes(recorded.status)) return new Response(null, init);
+  return new Response(replayBody(recorded, real, signal), init);
 }
 
 /** The recorded chunks as a byte stream that ends as the recording did; an abort errors it, as undici's would. */

@@ -1,13 +1,19 @@
-// undici (~770 KB of CommonJS) for the cassettes, required when a cassette is opened rather than
-// when a command starts: every command that reads settings reaches the cassette modules, and only
-// --record and --replay use them. The streamed transport (sse-transport.ts) imports undici itself,
-// in the provider chunks loaded at the first model call.
-import { createRequire } from "node:module";
+// undici (~770 KB of CommonJS) for the cassettes, imported when a cassette first sends or serves a
+// request rather than when a command starts: every command that reads settings reaches the
+// cassette modules, and only --record and --replay use them. A dynamic import (not a require, which
+// the bundler would inline) keeps undici in a chunk of its own, the one the streamed transport
+// (sse-transport.ts) loads with the provider at the first model call.
 
-let undici: typeof import("undici") | undefined;
+const load = async () => {
+  const module = await import("undici");
+  // The bundle's CommonJS interop gives only `default` (esbuild's does); Node gives both.
+  return module.default ?? module;
+};
 
-/** The `undici` package, required once at its first use. */
-export function loadUndici(): typeof import("undici") {
-  undici ??= createRequire(import.meta.url)("undici") as typeof import("undici");
+let undici: ReturnType<typeof load> | undefined;
+
+/** The `undici` package, imported once at its first use. */
+export function importUndici(): ReturnType<typeof load> {
+  undici ??= load();
   return undici;
 }
