@@ -35,7 +35,7 @@ export {
 export { redactStream } from "./redacted-stream.js";
 export { REDACTED, Redactor, type RedactorOptions } from "./redactor.js";
 export { type RetryPolicy, retryPolicy } from "./retry.js";
-export { complete, preloadProvider, registerProvider, stream } from "./stream.js";
+export { complete, registerProvider, stream } from "./stream.js";
 export {
   type StructuredCallOptions,
   type StructuredFailure,

@@ -24,22 +24,6 @@ export function registeredApis(): string[] {
   return [...new Set([...providers.keys(), ...Object.keys(builtInLoaders)])];
 }
 
-/**
- * Starts loading the built-in provider for `api` now, so that the first `stream()` finds it parsed:
- * a host calls this before start-up work that waits on I/O (a CLI opening its store and sandbox),
- * and the provider's code loads in that wait instead of before the first request. Unknown apis and
- * load failures are left for `stream()` to report.
- */
-export function preloadProvider(api: Api | (string & {})): void {
-  if (providers.has(api)) return;
-  builtInLoaders[api]?.().then(
-    (fn) => {
-      if (!providers.has(api)) providers.set(api, fn);
-    },
-    () => undefined,
-  );
-}
-
 /** The provider for `api`, loading a built-in one on first use; undefined when none is known. */
 function providerFor(api: string): StreamFunction | undefined {
   const registered = providers.get(api);

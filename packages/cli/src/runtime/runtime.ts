@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import type { Agent, AgentOptions, ReactOptions } from "@tern/agent";
 import { HookRegistry } from "@tern/agent";
-import { type Model, type ModelRegistry, preloadProvider } from "@tern/ai";
+import type { Model, ModelRegistry } from "@tern/ai";
 import { isMcpTool, type McpManager, type McpServerEntry } from "@tern/mcp";
 import {
   createSessionAgent,
@@ -113,8 +113,6 @@ export async function openRuntime(given: RuntimeOptions): Promise<Runtime> {
   let addToSession: ((values: string[]) => void) | undefined;
   try {
     const model = options.model ?? chooseRunModel(registry, settings, env, resumed);
-    // The provider's code (its HTTP client among it) parses while the store, MCP and sandbox open.
-    preloadProvider(model.api);
     const secrets =
       options.model || replaysOffline(settings.cassette)
         ? []
