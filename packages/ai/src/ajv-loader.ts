@@ -14,6 +14,8 @@ let classes: AjvClasses | undefined;
 
 /** Ajv's classes, loaded once at the first call (JSON-Schema validation in `ai` and `agent`). */
 export function loadAjv(): AjvClasses {
+  // Each require is spelled `createRequire(import.meta.url)(…)`: the CLI's build finds that exact
+  // text to put the package in a file of its own, so the call is not hoisted into a variable.
   classes ??= {
     Ajv: (createRequire(import.meta.url)("ajv") as typeof import("ajv")).Ajv,
     Ajv2019: (createRequire(import.meta.url)("ajv/dist/2019.js") as typeof import("ajv/dist/2019.js"))

@@ -15,21 +15,14 @@ export type SchemaValidator =
 // formats we do not check. allErrors lets one reformat request name every problem at once.
 // addUsedSchema off: two schemas with the same $id must not collide in the shared instance.
 const options: Options = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false };
-let instances: { draft7: Ajv; draft2019: Ajv2019; draft2020: Ajv2020 } | undefined;
+/** One Ajv instance per JSON Schema dialect, each made when a schema of its dialect first comes. */
+const instances: { draft7?: Ajv; draft2019?: Ajv2019; draft2020?: Ajv2020 } = {};
 
-function ajvFor(schema: JsonSchema) {
-  if (!instances) {
-    const { Ajv, Ajv2019, Ajv2020 } = loadAjv();
-    instances = {
-      draft7: new Ajv(options),
-      draft2019: new Ajv2019(options),
-      draft2020: new Ajv2020(options),
-    };
-  }
+function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (dialect.includes("2020-12")) return instances.draft2020;
-  if (dialect.includes("2019-09")) return instances.draft2019;
-  return instances.draft7;
+  if (dialect.includes("2020-12")) return (instances.draft2020 ??= new (loadAjv().Ajv2020)(options));
+  if (dialect.includes("2019-09")) return (instances.draft2019 ??= new (loadAjv().Ajv2019)(options));
+  return (instances.draft7 ??= new (loadAjv().Ajv)(options));
 }
 
 const cache = new WeakMap<JsonSchema, SchemaValidator>();

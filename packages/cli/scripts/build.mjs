@@ -219,21 +219,23 @@ const workspaceSources = {
 // exports each class under the name every one of the three requires reads.
 const AJV_CLASSES =
   'module.exports = { Ajv: require("ajv").Ajv, Ajv2019: require("ajv/dist/2019.js").Ajv2019, Ajv2020: require("ajv/dist/2020.js").Ajv2020 };';
-const VENDORED = {
-  "mvdan-sh": { file: "mvdan-sh.cjs" },
-  yaml: { file: "yaml.cjs" },
-  ajv: { file: "ajv.cjs", contents: AJV_CLASSES },
-  "ajv/dist/2019.js": { file: "ajv.cjs" },
-  "ajv/dist/2020.js": { file: "ajv.cjs" },
-};
-const VENDORED_FILES = [...new Set(Object.values(VENDORED).map(({ file }) => file))];
-const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-const VENDORED_NAME = new RegExp(`^(${Object.keys(VENDORED).map(escapeRegExp).join("|")})$`);
+/** Each file written beside the chunks, the specifiers whose requires it answers, and its source. */
+const VENDORED = [
+  { file: "mvdan-sh.cjs", requires: ["mvdan-sh"] },
+  { file: "yaml.cjs", requires: ["yaml"] },
+  { file: "ajv.cjs", requires: ["ajv", "ajv/dist/2019.js", "ajv/dist/2020.js"], contents: AJV_CLASSES },
+];
+const VENDORED_FILE = new Map(VENDORED.flatMap(({ file, requires }) => requires.map((name) => [name, file])));
+const VENDORED_NAME = new RegExp(
+  `^(${[...VENDORED_FILE.keys()].map((name) => name.replaceAll(".", "\\.")).join("|")})$`,
+);
 const vendoredAsFiles = {
   name: "vendored-as-files",
   setup(build) {
     build.onResolve({ filter: VENDORED_NAME }, (args) =>
-      args.kind === "require-call" ? { path: `./${VENDORED[args.path].file}`, external: true } : undefined,
+      args.kind === "require-call"
+        ? { path: `./${VENDORED_FILE.get(args.path)}`, external: true }
+        : undefined,
     );
   },
 };
@@ -281,17 +283,16 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       // Bundled CommonJS dependencies call require() for Node built-ins.
       banner: { js: REQUIRE_BANNER },
     }),
-    ...VENDORED_FILES.map((file) => {
-      const [name, { contents }] = Object.entries(VENDORED).find(([, entry]) => entry.file === file);
+    ...VENDORED.map(({ file, requires, contents }) => {
       const entry = contents
         ? { stdin: { contents, resolveDir: cliDir, loader: "js" } }
-        : { entryPoints: [createRequire(import.meta.url).resolve(name)] };
+        : { entryPoints: [createRequire(import.meta.url).resolve(requires[0])] };
       return esbuild.build({ ...common, ...entry, format: "cjs", outfile: join(chunksDir, file) });
     }),
   ]);
   // A require("./mvdan-sh.cjs") resolves beside the file that makes it: that must be a chunk.
   for (const file of app.outputFiles)
-    for (const vendoredFile of VENDORED_FILES)
+    for (const { file: vendoredFile } of VENDORED)
       if (!isChunk(file) && file.text.includes(`"./${vendoredFile}"`))
         throw new Error(`${file.path} requires ./${vendoredFile}, which lives in ${chunksDir}`);
   mkdirSync(chunksDir, { recursive: true });
