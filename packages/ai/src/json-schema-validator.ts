@@ -20,9 +20,16 @@ const instances: { draft7?: Ajv; draft2019?: Ajv2019; draft2020?: Ajv2020 } = {}
 
 function ajvFor(schema: JsonSchema): Ajv | Ajv2019 | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (dialect.includes("2020-12")) return (instances.draft2020 ??= new (loadAjv().Ajv2020)(options));
-  if (dialect.includes("2019-09")) return (instances.draft2019 ??= new (loadAjv().Ajv2019)(options));
-  return (instances.draft7 ??= new (loadAjv().Ajv)(options));
+  if (dialect.includes("2020-12")) {
+    instances.draft2020 ??= new (loadAjv().Ajv2020)(options);
+    return instances.draft2020;
+  }
+  if (dialect.includes("2019-09")) {
+    instances.draft2019 ??= new (loadAjv().Ajv2019)(options);
+    return instances.draft2019;
+  }
+  instances.draft7 ??= new (loadAjv().Ajv)(options);
+  return instances.draft7;
 }
 
 const cache = new WeakMap<JsonSchema, SchemaValidator>();
