@@ -1,10 +1,10 @@
-// The cluster's PostgreSQL connections: a pool that survives the server going away (an idle
-// client's error is logged, not thrown, so a database restart pauses work instead of crashing the
+// The cluster's PostgreSQL connections: a pool that survives the server going away (a client's
+// error, idle or checked out, is logged, not thrown, so a database restart pauses work instead of crashing the
 // node), `retrying`, which keeps trying a statement until the database is back, and a patient pool
 // for graphile-worker, whose own statements (completing or failing a job) are not awaited by it and
 // would otherwise reject unhandled while the database is away. What counts as "the database is
 // away" is @tern/store-pg's one classifier.
-import { isDatabaseUnavailable, messageOf } from "@tern/store-pg";
+import { isDatabaseUnavailable, surviveLostConnections } from "@tern/store-pg";
 import pg from "pg";
 
 /** Between attempts while the database is unreachable. */
@@ -14,7 +14,7 @@ export const CONNECT_TIMEOUT_MS = 5_000;
 
 export function createPool(connectionString: string, log: (line: string) => void = () => {}): pg.Pool {
   const pool = new pg.Pool({ connectionString, max: 5, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  pool.on("error", (error) => log(`database connection lost: ${messageOf(error)}`));
+  surviveLostConnections(pool, (line) => log(`database ${line}`));
   return pool;
 }
 

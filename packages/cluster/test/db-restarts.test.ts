@@ -65,7 +65,7 @@ it(
     await until(async () => (await getRun(store.pool, runId).catch(() => undefined))?.state === "done");
 
     expect(restarts).toBe(RESTARTS);
-    expect(exits, "no worker died").toEqual([]);
+    expect(exits, `no worker died; the workers' stderr:\n${stderr}`).toEqual([]);
     expect(workers.every(({ child }: { child: ChildProcess }) => child.exitCode === null)).toBe(true);
     expect(await getRun(store.pool, runId)).toMatchObject({ state: "done", completions: 1, takeovers: 0 });
     expect(stderr).not.toContain("lease lost");

@@ -6,4 +6,5 @@ export { holderPid } from "./lease.js";
 export { migrate, type SchemaStatus, schemaStatus } from "./migrations.js";
 export type { CommittedLine } from "./pg-sink.js";
 export { DEFAULT_DOWN_FOR_MS, PgSessionStore, type PgSessionStoreOptions } from "./pg-store.js";
+export { surviveLostConnections } from "./pool-errors.js";
 export { redactPasswords, redactUrl } from "./redact.js";

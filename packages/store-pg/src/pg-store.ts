@@ -29,6 +29,7 @@ import { isDatabaseUnavailable, messageOf, PgStoreError } from "./errors.js";
 import { DEFAULT_LEASE_MS, leaseOf, newHolderId, takeLease } from "./lease.js";
 import { migrate, schemaStatus } from "./migrations.js";
 import { type CommittedLine, PgSink } from "./pg-sink.js";
+import { surviveLostConnections } from "./pool-errors.js";
 import { describeTarget } from "./redact.js";
 import { withRetry } from "./retry.js";
 
@@ -91,10 +92,8 @@ export class PgSessionStore implements SessionStore {
         max: POOL_SIZE,
         connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       });
-    // An idle connection killed by a restart must not crash the process: the next query reconnects.
-    this.pool.on("error", (error) =>
-      options.log?.(`session store: idle connection lost: ${messageOf(error)}`),
-    );
+    // A connection killed by a restart must not crash the process: the next query reconnects.
+    surviveLostConnections(this.pool, (line) => options.log?.(`session store: ${line}`));
   }
 
   /** Opens a store and checks, now, that the database answers and its schema is usable. */

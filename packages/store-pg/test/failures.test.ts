@@ -112,6 +112,33 @@ describe("a database that is not there", () => {
   });
 });
 
+describe("a connection lost while checked out", () => {
+  // pg emits "error" on a client whose connection ends, idle or not; with no listener that is an
+  // uncaught exception (vitest fails the run on it), which is how a restart killed a cluster worker.
+  it("is logged, the holder's statement rejects, and the process and the pool carry on", async () => {
+    const logged: string[] = [];
+    const store = await PgSessionStore.connect({ url: urlWithPassword(), log: (m) => logged.push(m) });
+    try {
+      const held = await store.pool.connect();
+      const { rows } = await held.query<{ pid: number }>("select pg_backend_pid() as pid");
+      // Not events.once: it rejects on the very "error" event this test is about.
+      const ended = new Promise((resolve) => held.once("end", resolve));
+      await store.pool.query("select pg_terminate_backend($1)", [rows[0]?.pid]);
+      await ended;
+      const failure = await held.query("select 1").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      held.release(true);
+      expect(isDatabaseUnavailable(failure) || String(failure).includes("not queryable")).toBe(true);
+      expect(logged.join("\n")).toMatch(/session store: connection lost: /);
+      expect((await store.pool.query("select 2 as two")).rows[0]).toEqual({ two: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe("passwords in messages", () => {
   it("are replaced in URLs, key=value strings and PGPASSWORD's value", () => {
     expect(redactPasswords(`failed: postgres://u:${PASSWORD}@h:5432/db?x=1`)).toBe(
