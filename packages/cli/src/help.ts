@@ -1,4 +1,6 @@
-// Help texts. Kept free of imports: `tern --help` must not load the runtime.
+// Help texts. Kept free of runtime imports: `tern --help` must not load the runtime.
+import type { OptionValues } from "./cli/args.js";
+import type { Io } from "./cli/io.js";
 
 const AGENT_OPTIONS = `Model:
   -p, --provider NAME      openai, anthropic, ollama, llamacpp, lmstudio, vllm, deepseek, groq, xai,
@@ -249,4 +251,11 @@ a dangerous command, fixes the bug and reruns the test. Nothing leaves your mach
 
 export function helpFor(command: string): string {
   return HELP[command] ?? HELP.main!;
+}
+
+/** Prints `text` and says so when the command was given --help. */
+export function wantsHelp(values: OptionValues, io: Io, text: string): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(`${text}\n`);
+  return true;
 }

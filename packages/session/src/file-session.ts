@@ -1,10 +1,10 @@
 // Sessions backed by one JSONL file: create (new file + lock), open for writing (lock, read,
 // acknowledge a torn tail), load read-only (no lock).
 import { isAscii } from "node:buffer";
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { ContextOptions } from "./context.js";
+import { randomHex } from "./crypto.js";
 import { SessionError } from "./errors.js";
 import { FileAppender } from "./file-appender.js";
 import { acquireLock, type SessionLock } from "./lock.js";
@@ -50,7 +50,7 @@ export function createFileSession(
   const fsync = options.fsync ?? "turn";
   // The header is written to a side file that is then linked into place (link fails if the name
   // exists): a crash can never leave a session file without its header.
-  const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const draft = `${path}.${process.pid}.${randomHex(4)}.tmp`;
   try {
     const draftAppender = new FileAppender(draft, fsync, true);
     draftAppender.write(`${asciiLine(JSON.stringify(header))}\n`);

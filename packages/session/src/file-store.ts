@@ -1,10 +1,10 @@
 // The default SessionStore: <home>/sessions/<encoded cwd>/<id>.jsonl, the home being the one the
 // host names (the CLI: $TERN_HOME), else ~/.tern. Grouping by working directory keeps `list` for
 // one project cheap.
-import { createHash, randomUUID } from "node:crypto";
 import { existsSync, statSync, unlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { randomUUID, sha256Hex } from "./crypto.js";
 import { readdirOrEmpty } from "./dir-entries.js";
 import { SessionError } from "./errors.js";
 import {
@@ -43,7 +43,7 @@ export function encodeCwd(cwd: string): string {
     .replace(/[^A-Za-z0-9._]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(-60);
-  const hash = createHash("sha256").update(cwd).digest("hex").slice(0, 8);
+  const hash = sha256Hex(cwd).slice(0, 8);
   return `${readable || "root"}-${hash}`;
 }
 
@@ -107,7 +107,10 @@ export class FileSessionStore implements SessionStore {
         out.push(entry);
       }
     }
-    return out.sort((a, b) => b.summary.updated.localeCompare(a.summary.updated));
+    // ISO timestamps order as plain strings; localeCompare's collation costs ~10 µs a pair.
+    return out.sort(({ summary: a }, { summary: b }) =>
+      a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0,
+    );
   }
 
   /** Removes the session file; refuses while a live process writes it. */

@@ -1,6 +1,5 @@
 // One writer per session: a lock file created with O_EXCL holds the writer's pid, host and start
 // time. A lock whose process is gone (same host, `kill(pid, 0)` says ESRCH) is stale and taken over.
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   linkSync,
@@ -12,6 +11,7 @@ import {
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
+import { randomHex } from "./crypto.js";
 import { SessionError } from "./errors.js";
 
 export interface LockOwner {
@@ -44,7 +44,7 @@ export function acquireLock(file: string): SessionLock {
     pid: process.pid,
     hostname: hostname(),
     started: new Date().toISOString(),
-    nonce: randomBytes(8).toString("hex"),
+    nonce: randomHex(8),
   };
   const body = `${JSON.stringify(owner)}\n`;
   // Several rounds: a takeover can race with another process doing the same, and a lock file
@@ -155,7 +155,7 @@ function isLive(owner: LockOwner, path: string): boolean {
  * the file is moved aside first, and put back if what was moved is not the stale one.
  */
 function takeOver(path: string, seen: LockOwner): void {
-  const aside = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  const aside = `${path}.${process.pid}.${randomHex(4)}`;
   try {
     renameSync(path, aside);
   } catch (error) {

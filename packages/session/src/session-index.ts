@@ -4,7 +4,6 @@
 // unchanged file, the appended tail for a file that grew (session files are append-only), the
 // whole file only when it is new or was rewritten. The index is a cache: a missing, corrupt or
 // foreign index is ignored and rebuilt, and it is written atomically (temp file, then rename).
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   openSync,
@@ -16,6 +15,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { randomHex } from "./crypto.js";
 import { readdirOrEmpty } from "./dir-entries.js";
 import { decodeSessionBytes } from "./file-session.js";
 import { type ParsedSession, parseSession } from "./parse.js";
@@ -198,7 +198,7 @@ function isRecord(value: unknown): value is IndexRecord {
 
 function writeIndex(dir: string, records: Records): void {
   const target = join(dir, INDEX_FILE);
-  const draft = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const draft = `${target}.${process.pid}.${randomHex(4)}.tmp`;
   try {
     writeFileSync(draft, JSON.stringify({ version: INDEX_VERSION, files: records }));
     renameSync(draft, target);

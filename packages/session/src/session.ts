@@ -1,8 +1,8 @@
 // A session in memory: the tree, the leaf, the event log, and (when opened for writing) the sink
 // every append goes through. Appends are synchronous: when one returns, its line is in the file.
-import { randomBytes } from "node:crypto";
 import { type Message, Redactor, type ThinkingLevel, type UserContent } from "@tern/ai";
 import { buildSessionContext, type ContextOptions } from "./context.js";
+import { randomHex } from "./crypto.js";
 import { SessionError } from "./errors.js";
 import { compactEvent, hydrateEvent } from "./event-log.js";
 import { createRedactor, type LineRedactor } from "./redact.js";
@@ -88,7 +88,7 @@ export class Session {
     this.sink = init.sink;
     this.leaf = this.tree.last()?.id ?? null;
     this.now = init.options?.now ?? Date.now;
-    this.newId = init.options?.newId ?? (() => randomBytes(4).toString("hex"));
+    this.newId = init.options?.newId ?? (() => randomHex(4));
     this.secrets = new Redactor(init.options?.secrets ?? []);
     this.redact = createRedactor(this.secrets);
     this.contextOptions = init.contextOptions ?? {};

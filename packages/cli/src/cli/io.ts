@@ -14,7 +14,10 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdin: process.stdin,
+    // Reading process.stdin builds its stream (milliseconds for a pipe); most commands never do.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

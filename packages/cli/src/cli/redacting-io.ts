@@ -13,7 +13,11 @@ import type { Io } from "./io.js";
 export function redactingIo(io: Io): Io {
   const redactor = io.redactor ?? new Redactor(secretsInEnvironment(io.env));
   return {
-    ...io,
+    get stdin() {
+      return io.stdin; // left unread until a command reads it, as processIo leaves it
+    },
+    env: io.env,
+    cwd: io.cwd,
     stdout: redacting(io.stdout, redactor),
     stderr: redacting(io.stderr, redactor),
     redactor,

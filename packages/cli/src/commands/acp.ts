@@ -11,8 +11,8 @@ import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
-import { helpFor } from "../help.js";
-import { allowedRoots, commandContext, wantsHelp } from "./shared.js";
+import { helpFor, wantsHelp } from "../help.js";
+import { allowedRoots, commandContext } from "./shared.js";
 
 const { session: _loadedBySessionLoad, ...SESSION_OPTIONS } = AGENT_OPTIONS;
 const OPTIONS = { ...SESSION_OPTIONS, "allow-root": { type: "string", multiple: true } } as const;

@@ -6,14 +6,14 @@ import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, errorText } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { hasPrice } from "../config/model.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { ProgressRenderer } from "../render/progress.js";
 import { RunSurface } from "../render/run-surface.js";
 import { type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { explainFailure } from "../runtime/failure.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { CONTINUE_OPTION, withContinue } from "../runtime/session-ids.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import { commandContext } from "./shared.js";
 
 export async function chatCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("chat", argv, { ...AGENT_OPTIONS, ...CONTINUE_OPTION }, 0);

@@ -23,11 +23,11 @@ import { graphileErrorsFrom } from "../config/library-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
 import { openStore } from "../config/store.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { servedEngineOptions } from "../runtime/served.js";
 import { webRoot } from "../runtime/web-root.js";
 import { announce, listen } from "./serve.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import { commandContext } from "./shared.js";
 
 export async function workerCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("worker", argv, { ...SERVE_OPTIONS, ...CLUSTER_OPTIONS }, 0);

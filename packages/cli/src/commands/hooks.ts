@@ -6,13 +6,13 @@ import { DEFAULT_COMMAND_HOOK_TIMEOUT_MS, workspaceRoot } from "@tern/tools";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { loadHome } from "../config/home.js";
 import { approveProjectHooks, type HookSetting, loadHookSettings } from "../config/hooks.js";
 import { approveProjectRules, loadProjectRules } from "../config/project-rules.js";
-import { checkDirectory, loadHome } from "../config/settings.js";
+import { checkDirectory } from "../config/settings.js";
 import { approveProjectSkills } from "../config/skills.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { colorEnabled, createStyle } from "../render/style.js";
-import { wantsHelp } from "./shared.js";
 
 export async function hooksCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs("hooks", argv, { cwd: { type: "string", short: "C" } }, 1);

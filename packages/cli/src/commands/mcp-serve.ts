@@ -19,12 +19,12 @@ import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import type { AgentSettings } from "../config/settings.js";
-import { positiveInteger } from "../config/settings.js";
-import { helpFor } from "../help.js";
+import { positiveInteger } from "../config/values.js";
+import { helpFor, wantsHelp } from "../help.js";
 import type { openRuntime } from "../runtime/runtime.js";
 import { VERSION } from "../version.js";
 import { LineLimit, type OverLimit } from "./mcp-line-limit.js";
-import { allowedRoots, commandContext, wantsHelp, workspaceIn } from "./shared.js";
+import { allowedRoots, commandContext, workspaceIn } from "./shared.js";
 
 export const RUN_TASK_TOOL = "run_task";
 

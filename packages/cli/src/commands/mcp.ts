@@ -16,14 +16,14 @@ import {
 import { type OptionSpecs, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
 import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { loadHome } from "../config/home.js";
 import { resolveMcpSettings } from "../config/mcp-settings.js";
-import { checkDirectory, loadHome } from "../config/settings.js";
-import { helpFor } from "../help.js";
+import { checkDirectory } from "../config/settings.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { mcpStatusLines } from "../render/mcp-status.js";
 import { createStyle } from "../render/style.js";
 import { loadWorkspaceMcp, mcpOAuth, startableConfigs, startupOptions } from "../runtime/mcp.js";
 import { describeMcpServer } from "../runtime/mcp-ask.js";
-import { wantsHelp } from "./shared.js";
 
 const WORKSPACE_OPTIONS: OptionSpecs = {
   cwd: { type: "string", short: "C" },

@@ -3,12 +3,11 @@ import type { Model } from "@tern/ai";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { loadHome } from "../config/home.js";
 import { createRegistry } from "../config/model.js";
-import { loadHome } from "../config/settings.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { formatTokens, padEnd } from "../render/format.js";
 import { colorEnabled, createStyle } from "../render/style.js";
-import { wantsHelp } from "./shared.js";
 
 export async function modelsCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs(

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { AGENT_OPTIONS, parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import { type Io, readAll } from "../cli/io.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { RunSurface } from "../render/run-surface.js";
 import { type PreparedPrompt, preparePrompt } from "../runtime/attach.js";
 import { executeRun } from "../runtime/execute.js";
@@ -11,7 +11,7 @@ import { terminalMcpApprover } from "../runtime/mcp-ask.js";
 import { openRuntime } from "../runtime/runtime.js";
 import { CONTINUE_OPTION, withContinue } from "../runtime/session-ids.js";
 import { terminalAsk } from "../runtime/terminal-ask.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import { commandContext } from "./shared.js";
 
 export async function runCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs("run", argv, {

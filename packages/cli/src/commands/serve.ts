@@ -13,13 +13,13 @@ import type { Io } from "../cli/io.js";
 import { CLUSTER_OPTIONS, resolveClusterSettings } from "../config/cluster-options.js";
 import { chooseModel, createRegistry, ensureConfiguredKey } from "../config/model.js";
 import { resolveServeSettings, SERVE_OPTIONS, type ServeSettings } from "../config/serve-settings.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { replaysOffline } from "../runtime/cassette.js";
 import { bashSandbox } from "../runtime/coding-agent.js";
 import { openMcp } from "../runtime/mcp.js";
 import { servedEngineOptions, servedSecrets } from "../runtime/served.js";
 import { webLine, webRoot } from "../runtime/web-root.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import { commandContext } from "./shared.js";
 
 export async function serveCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values } = parseCommandArgs("serve", argv, { ...SERVE_OPTIONS, ...CLUSTER_OPTIONS }, 0);

@@ -1,22 +1,20 @@
 // `tern sessions ls | show ID | resume ID | fork ID [ENTRY] | rewind ID [--to N] | export ID --format jsonl|md | --cassette`.
+// The transcript, rewind and cassette modules are imported by the subcommands that use them, so
+// `ls`, the common case, loads none of them (nor the agent and tools code they bring).
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { SessionStore } from "@tern/session";
 import { AGENT_OPTIONS, type OptionValues, parseCommandArgs, stringOption } from "../cli/args.js";
 import { CliError, type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { loadHome } from "../config/settings.js";
+import { loadHome } from "../config/home.js";
 import { openStore, storeFailure, storeUrlFrom } from "../config/store.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { ago, formatCost, oneLine, padEnd } from "../render/format.js";
-import { rewindLines } from "../render/rewind-lines.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import type { ResumePlan } from "../runtime/resume.js";
 import { resolveStoreSessionId, sessionFailure } from "../runtime/session-ids.js";
-import { sessionCassette } from "../sessions/cassette-export.js";
-import { type RewindWhat, rewindSession, turnsOf } from "../sessions/rewind.js";
-import { showLines, toMarkdown } from "../sessions/transcript.js";
-import { commandContext, wantsHelp } from "./shared.js";
+import type { RewindWhat } from "../sessions/rewind.js";
 
 export async function sessionsCommand(argv: string[], io: Io): Promise<ExitCode> {
   const [sub, ...rest] = argv;
@@ -104,9 +102,10 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
     );
     return 0;
   }
-  io.stdout.write(
-    `${style.dim(`${padEnd("ID", 10)}${padEnd("UPDATED", 10)}${padEnd("MSGS", 6)}${padEnd("COST", 9)}TITLE`)}\n`,
-  );
+  // One write for the whole table: each write is a syscall and a pass through the redactor.
+  const lines = [
+    style.dim(`${padEnd("ID", 10)}${padEnd("UPDATED", 10)}${padEnd("MSGS", 6)}${padEnd("COST", 9)}TITLE`),
+  ];
   for (const s of sessions) {
     // The file's path is long and the session's own: the line and the reason fit; `show` has the rest.
     const why =
@@ -121,10 +120,11 @@ async function list(argv: string[], io: Io): Promise<ExitCode> {
         : oneLine(s.title || "(empty)", 70);
     const where = values.all ? style.dim(`  ${s.cwd}`) : "";
     const fork = s.parentSession ? style.dim(` (fork of ${s.parentSession.id.slice(0, 8)})`) : "";
-    io.stdout.write(
-      `${padEnd(s.id.slice(0, 8), 10)}${padEnd(ago(s.updated), 10)}${padEnd(String(s.messageCount), 6)}${padEnd(formatCost(s.cost), 9)}${title}${fork}${where}\n`,
+    lines.push(
+      `${padEnd(s.id.slice(0, 8), 10)}${padEnd(ago(s.updated), 10)}${padEnd(String(s.messageCount), 6)}${padEnd(formatCost(s.cost), 9)}${title}${fork}${where}`,
     );
   }
+  io.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }
 
@@ -134,6 +134,7 @@ async function show(argv: string[], io: Io): Promise<ExitCode> {
   const session = await withStore(io, values, async (store, resolveId) =>
     store.load(await resolveId(needId(positionals, "show"))),
   );
+  const { showLines } = await import("../sessions/transcript.js");
   const style = createStyle(colorEnabled(io.stdout, io.env));
   for (const warning of session.warnings)
     io.stderr.write(`tern: warning: line ${warning.line}: ${warning.message}\n`);
@@ -193,8 +194,9 @@ async function exportSession(argv: string[], io: Io): Promise<ExitCode> {
     throw new UsageError(`--format must be jsonl or md (got ${JSON.stringify(format)})`);
   const text = await withStore(io, values, async (store, resolveId) => {
     const id = await resolveId(needId(positionals, "export"));
-    if (values.cassette === true) return sessionCassette(await store.load(id));
-    if (format === "md") return toMarkdown(await store.load(id));
+    if (values.cassette === true)
+      return (await import("../sessions/cassette-export.js")).sessionCassette(await store.load(id));
+    if (format === "md") return (await import("../sessions/transcript.js")).toMarkdown(await store.load(id));
     // The file store's file as it is; a database store's lines in the same format.
     const jsonl = (store as { jsonl?: (id: string) => Promise<string> }).jsonl;
     return jsonl ? jsonl.call(store, id) : readFileSync((await store.load(id)).path!, "utf8");
@@ -237,15 +239,18 @@ async function resume(argv: string[], io: Io): Promise<ExitCode> {
   if (wantsHelp(values, io, helpFor("sessions"))) return 0;
   const id = needId(positionals, "resume");
   const prompt = positionals.slice(1).join(" ").trim();
-  const { settings, style, warn } = commandContext({ ...values, session: id }, io);
   const json = values.json === true;
-  // The agent's runtime loads here, not with the command: `sessions ls` and `show` never need it.
-  const [{ openRuntime }, { resumePlan }, { executeRun }, { RunSurface }] = await Promise.all([
-    import("../runtime/runtime.js"),
-    import("../runtime/resume.js"),
-    import("../runtime/execute.js"),
-    import("../render/run-surface.js"),
-  ]);
+  // The agent's settings and runtime load here, not with the command: `sessions ls` and `show`
+  // never need them.
+  const [{ commandContext }, { openRuntime }, { resumePlan }, { executeRun }, { RunSurface }] =
+    await Promise.all([
+      import("./shared.js"),
+      import("../runtime/runtime.js"),
+      import("../runtime/resume.js"),
+      import("../runtime/execute.js"),
+      import("../render/run-surface.js"),
+    ]);
+  const { settings, style, warn } = commandContext({ ...values, session: id }, io);
   const runtime = await openRuntime({ settings, env: io.env, warn });
   const plan = resumePlan(runtime.session, runtime.resumed?.needsContinue === true);
   if (prompt === "" && plan.kind === "finished") {
@@ -309,6 +314,10 @@ async function rewind(argv: string[], io: Io): Promise<ExitCode> {
   if (chosen.length > 1) throw new UsageError("give one of --code, --conversation or --both");
   const what: RewindWhat = chosen[0] ?? "both";
   const { home } = loadHome(io);
+  const [{ rewindSession, turnsOf }, { rewindLines }] = await Promise.all([
+    import("../sessions/rewind.js"),
+    import("../render/rewind-lines.js"),
+  ]);
   return withStore(io, values, async (store, resolveId) => {
     const session = await store.open(await resolveId(needId(positionals, "rewind")));
     try {

@@ -5,7 +5,8 @@ import { resolve } from "node:path";
 import { isInside } from "@tern/tools";
 import { listOption, type OptionValues } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
-import { type AgentSettings, checkDirectory, loadHome, resolveAgentSettings } from "../config/settings.js";
+import { loadHome } from "../config/home.js";
+import { type AgentSettings, checkDirectory, resolveAgentSettings } from "../config/settings.js";
 import { colorEnabled, createStyle, type Style } from "../render/style.js";
 
 export interface CommandContext {
@@ -20,12 +21,6 @@ export function commandContext(values: OptionValues, io: Io): CommandContext {
   const home = loadHome(io);
   for (const warning of home.config.warnings) warn(warning);
   return { settings: resolveAgentSettings(values, io, home), style, warn };
-}
-
-export function wantsHelp(values: OptionValues, io: Io, text: string): boolean {
-  if (values.help !== true) return false;
-  io.stdout.write(`${text}\n`);
-  return true;
 }
 
 /**

@@ -5,12 +5,12 @@ import { resolve } from "node:path";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { checkDirectory, loadHome } from "../config/settings.js";
+import { loadHome } from "../config/home.js";
+import { checkDirectory } from "../config/settings.js";
 import { loadSkills } from "../config/skills.js";
-import { helpFor } from "../help.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { skillLines, skillRows } from "../render/skills.js";
 import { colorEnabled, createStyle } from "../render/style.js";
-import { wantsHelp } from "./shared.js";
 
 export async function skillsCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs(

@@ -5,10 +5,9 @@
 import { parseCommandArgs } from "../cli/args.js";
 import { type ExitCode, UsageError } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
-import { loadHome } from "../config/settings.js";
+import { loadHome } from "../config/home.js";
 import { storeFailure, storeUrlFrom } from "../config/store.js";
-import { helpFor } from "../help.js";
-import { wantsHelp } from "./shared.js";
+import { helpFor, wantsHelp } from "../help.js";
 
 export async function storeCommand(argv: string[], io: Io): Promise<ExitCode> {
   const { values, positionals } = parseCommandArgs(

@@ -5,9 +5,10 @@ import { emptyUsageFold, FileSessionStore, usageFoldOf } from "@tern/session";
 import { parseCommandArgs, stringOption } from "../cli/args.js";
 import type { ExitCode } from "../cli/errors.js";
 import type { Io } from "../cli/io.js";
+import { loadHome } from "../config/home.js";
 import { createRegistry, hasPrice } from "../config/model.js";
-import { choice, loadHome } from "../config/settings.js";
-import { helpFor } from "../help.js";
+import { choice } from "../config/values.js";
+import { helpFor, wantsHelp } from "../help.js";
 import { formatTally, formatTokens, oneLine, padEnd } from "../render/format.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import { parseSince } from "../usage/since.js";
@@ -19,7 +20,6 @@ import {
   type UsageRow,
   usageReport,
 } from "../usage/usage-report.js";
-import { wantsHelp } from "./shared.js";
 
 const KEY_WIDTH: Record<UsageReport["by"], number> = { model: 34, day: 12, session: 44, purpose: 16 };
 

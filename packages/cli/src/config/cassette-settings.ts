@@ -6,7 +6,7 @@ import { dirname, resolve } from "node:path";
 import { REPLAY_MISSES, REPLAY_TIMINGS, type ReplayMiss, type ReplayTiming, readCassette } from "@tern/ai";
 import { type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
-import { choice } from "./settings.js";
+import { choice } from "./values.js";
 
 export type CassetteSettings =
   | { mode: "record"; path: string }

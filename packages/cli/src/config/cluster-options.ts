@@ -5,8 +5,9 @@
 // @tern/store-pg's redactUrl).
 import { type OptionSpecs, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
-import { type Environment, loadHome, positiveInteger } from "./settings.js";
+import { type Environment, loadHome } from "./home.js";
 import { storeUrlFrom } from "./store.js";
+import { positiveInteger } from "./values.js";
 
 export const CLUSTER_OPTIONS: OptionSpecs = {
   store: { type: "string" },

@@ -7,7 +7,7 @@
 import type { StreamOptions } from "@tern/ai";
 import type { GraphileErrorListener } from "@tern/cluster";
 import { DEFAULT_INSTRUCTIONS_MAX_BYTES, type InstructionOptions } from "@tern/tools";
-import { nonEmpty } from "./settings.js";
+import { nonEmpty } from "./values.js";
 
 /** Where models without a baseUrl of their own are sent, by wire API (a proxy, a gateway). */
 export function baseUrlsFrom(env: NodeJS.ProcessEnv): StreamOptions["baseUrls"] {

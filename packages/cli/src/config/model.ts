@@ -10,7 +10,8 @@ import {
   resolveApiKey,
 } from "@tern/ai";
 import { UsageError } from "../cli/errors.js";
-import { type Home, nonEmpty } from "./settings.js";
+import type { Home } from "./home.js";
+import { nonEmpty } from "./values.js";
 
 export interface ModelChoice {
   provider?: string;

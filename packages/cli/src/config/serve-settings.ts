@@ -12,7 +12,8 @@ import {
 } from "@tern/server";
 import { AGENT_OPTIONS, listOption, type OptionSpecs, type OptionValues, stringOption } from "../cli/args.js";
 import { UsageError } from "../cli/errors.js";
-import { checkDirectory, nonEmpty, positiveInteger } from "./settings.js";
+import { checkDirectory } from "./settings.js";
+import { nonEmpty, positiveInteger } from "./values.js";
 
 const DEFAULT_PORT = 7878;
 /** How long a permission question waits for an answer before it is denied. */

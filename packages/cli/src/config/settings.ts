@@ -20,37 +20,23 @@ import { type CassetteSettings, resolveCassetteSettings } from "./cassette-setti
 import {
   ANSWER_MODES,
   type AnswerMode,
-  type LoadedConfig,
-  loadConfig,
   type RetryConfig,
   THINKING_LEVELS,
   TOOL_MODES,
   TOOLSETS,
   type ToolMode,
   type Toolset,
-  ternHomeFrom,
 } from "./config-file.js";
+import type { Environment, Home } from "./home.js";
 import { type McpSettings, resolveMcpSettings } from "./mcp-settings.js";
 import { type PolicySettings, resolvePolicies } from "./policy-settings.js";
 import { storeUrlFrom } from "./store.js";
+import { choice, nonEmpty, positiveInteger } from "./values.js";
 
 export { ANSWER_MODES, type AnswerMode, TOOL_MODES, TOOLSETS, type ToolMode, type Toolset };
 export const DEFAULT_MAX_TURNS = 50;
 /** Overrides the agent library's DEFAULT_MAX_SUBAGENT_DEPTH (a whole number, at least 1). */
 export const MAX_SUBAGENT_DEPTH_ENV = "TERN_MAX_SUBAGENT_DEPTH";
-
-export interface Environment {
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** What the command's output hides; learns the key ensureConfiguredKey resolves. */
-  redactor?: Redactor;
-}
-
-/** Where tern keeps its files, and the config read from there. */
-export interface Home {
-  home: string;
-  config: LoadedConfig;
-}
 
 export interface AgentSettings extends Home {
   provider?: string;
@@ -104,11 +90,6 @@ export interface AgentSettings extends Home {
   store?: string;
   /** The command's output redactor (Io's), told the key in use. */
   redactor?: Redactor;
-}
-
-export function loadHome(environment: Environment): Home {
-  const home = resolve(environment.cwd, ternHomeFrom(environment.env));
-  return { home, config: loadConfig(home) };
 }
 
 export function resolveAgentSettings(
@@ -209,23 +190,6 @@ export function resolveAgentSettings(
   if (store !== undefined) settings.store = store;
   if (environment.redactor) settings.redactor = environment.redactor;
   return settings;
-}
-
-export function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
-}
-
-export function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`);
-}
-
-export function positiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1)
-    throw new UsageError(`${flag} must be a positive whole number (got ${JSON.stringify(value)})`);
-  return number;
 }
 
 /** `texts` when `parse` accepts each one; else a usage error naming the flag. */

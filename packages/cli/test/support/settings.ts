@@ -3,7 +3,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AGENT_OPTIONS, parseCommandArgs } from "../../src/cli/args.js";
-import { loadHome, resolveAgentSettings } from "../../src/config/settings.js";
+import { loadHome } from "../../src/config/home.js";
+import { resolveAgentSettings } from "../../src/config/settings.js";
 import { tempDir } from "./tern.js";
 
 export function settingsFor(argv: string[], env: NodeJS.ProcessEnv = {}, config?: unknown) {
