@@ -2,15 +2,19 @@
 // exactly-once ledger and the lease; a trigger announces each one submitted or ending), `events` (each session's persisted events, mirrored so any
 // node can stream and replay them) and `controls` (steering, abort and permission answers on their
 // way to the worker that holds the session). Migrations are idempotent and run under an advisory
-// lock, so several nodes starting at once apply them once.
+// lock, so several nodes starting at once apply them once; a schema already at SCHEMA_VERSION is
+// left alone, because its DDL (a trigger replaced, a column added) locks the tables exclusively and
+// deadlocked with a live node's writes when a restarted node migrated in the middle of its runs.
 import { Logger, runMigrations } from "graphile-worker";
-import type { Pool } from "pg";
+import type { Pool, PoolClient } from "pg";
 
 export const SCHEMA = "tern_cluster";
 /** Says "this session moved": an event was mirrored (event-mirror.ts) or a run submitted or ended. */
 export const EVENTS_CHANNEL = "tern_events";
 /** Arbitrary, fixed: serializes migrations across nodes. */
 const MIGRATION_LOCK = 0x7465726e;
+/** Raise it with every change to TABLES, so running nodes' databases get the change. */
+export const SCHEMA_VERSION = 1;
 
 const TABLES = `
 create schema if not exists ${SCHEMA};
@@ -64,15 +68,30 @@ export async function migrate(
   await runMigrations({ connectionString, logger: quietLogger(onGraphileError) });
   const client = await pool.connect();
   try {
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
+    await client.query("begin");
+    await client.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    if ((await appliedVersion(client)) < SCHEMA_VERSION) {
       await client.query(TABLES);
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+      await client.query(`delete from ${SCHEMA}.schema_version`);
+      await client.query(`insert into ${SCHEMA}.schema_version (version) values ($1)`, [SCHEMA_VERSION]);
     }
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback").catch(() => {});
+    throw error;
   } finally {
     client.release();
   }
+}
+
+/** 0 when the schema predates the version table or does not exist yet. */
+async function appliedVersion(client: PoolClient): Promise<number> {
+  await client.query(`create schema if not exists ${SCHEMA}`);
+  await client.query(`create table if not exists ${SCHEMA}.schema_version (version integer not null)`);
+  const { rows } = await client.query<{ version: number }>(
+    `select max(version) as version from ${SCHEMA}.schema_version`,
+  );
+  return rows[0]?.version ?? 0;
 }
 
 /** Told graphile-worker's error-level lines (the CLI writes them to stderr under TERN_CLUSTER_DEBUG). */
