@@ -170,12 +170,14 @@ function readIndex(dir: string): Records {
   return records;
 }
 
-/** A hand-edited or foreign index must not feed nonsense into summaries: check every field used. */
+/**
+ * A hand-edited or foreign index must not feed nonsense into summaries: check every field used.
+ * Runs for every session at each listing, so it allocates nothing per record.
+ */
 function isRecord(value: unknown): value is IndexRecord {
   const r = value as IndexRecord;
   if (typeof r !== "object" || r === null) return false;
-  if (![r.size, r.mtimeMs, r.offset].every((n) => typeof n === "number" && Number.isFinite(n) && n >= 0))
-    return false;
+  if (!isOffset(r.size) || !isOffset(r.mtimeMs) || !isOffset(r.offset)) return false;
   if (r.error !== undefined) return typeof r.error === "string";
   const h = r.header;
   const s = r.state;
@@ -190,9 +192,22 @@ function isRecord(value: unknown): value is IndexRecord {
     isUsageFold(r.usage) &&
     typeof s.messageCount === "number" &&
     typeof s.cost === "number" &&
-    ["name", "firstUser", "lastEntry", "lastEvent"].every(
-      (key) => s[key as keyof SummaryState] === undefined || typeof s[key as keyof SummaryState] === "string",
-    )
+    OPTIONAL_TEXT_KEYS.every((key) => s[key] === undefined || typeof s[key] === "string")
+  );
+}
+
+const OPTIONAL_TEXT_KEYS = ["name", "firstUser", "lastEntry", "lastEvent"] as const;
+const isOffset = (n: unknown) => typeof n === "number" && Number.isFinite(n) && n >= 0;
+
+/**
+ * JSON with every non-ASCII character escaped: titles end in "…", and one such character makes
+ * the whole file slower to decode and parse at every listing (a two-byte string instead of a
+ * one-byte copy). JSON.parse reads the escapes back, surrogate pairs included.
+ */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
 
@@ -200,7 +215,7 @@ function writeIndex(dir: string, records: Records): void {
   const target = join(dir, INDEX_FILE);
   const draft = `${target}.${process.pid}.${randomHex(4)}.tmp`;
   try {
-    writeFileSync(draft, JSON.stringify({ version: INDEX_VERSION, files: records }));
+    writeFileSync(draft, asciiJson({ version: INDEX_VERSION, files: records }));
     renameSync(draft, target);
   } catch {
     // A read-only directory just means no index: listing still works, only slower.

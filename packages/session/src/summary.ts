@@ -43,10 +43,10 @@ export function foldLine(state: SummaryState, line: { type?: unknown; timestamp?
 
 /** `path` is the file, for file stores; database stores have none. */
 export function summaryOf(header: SessionHeader, state: SummaryState, path?: string): SessionSummary {
-  const updated = [state.lastEntry, state.lastEvent, header.created]
-    .filter((value): value is string => value !== undefined)
-    .sort()
-    .at(-1)!;
+  // ISO times order as strings: the latest of the three, without sorting an array per session.
+  let updated = header.created;
+  if (state.lastEntry !== undefined && state.lastEntry > updated) updated = state.lastEntry;
+  if (state.lastEvent !== undefined && state.lastEvent > updated) updated = state.lastEvent;
   return {
     id: header.id,
     ...(path !== undefined ? { path } : {}),

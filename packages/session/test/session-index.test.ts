@@ -39,6 +39,19 @@ describe("session index", () => {
     expect((await store.list())[0]).toEqual(before);
   });
 
+  it("keeps its file ASCII, and titles in any script come back from it unchanged", async () => {
+    const session = await store.create({ cwd: "/a" });
+    const title = `Grüße, 你好, 🦜 ${"long ".repeat(30)}`;
+    session.appendMessage(user(title));
+    await session.close();
+    const [fromFile] = await store.list();
+    const index = readFileSync(join(dirname(session.path!), INDEX_FILE), "utf8");
+    expect([...index].every((char) => char.charCodeAt(0) < 0x80)).toBe(true);
+    const [fromIndex] = await new FileSessionStore({ home: home.home, ...deterministic() }).list();
+    expect(fromIndex).toEqual(fromFile);
+    expect(fromIndex!.title).toMatch(/^Grüße, 你好, 🦜 long .*…$/);
+  });
+
   it("folds lines appended since the last list, giving what a full read gives", async () => {
     const path = await twoTurnSession();
     await store.list();
