@@ -5,15 +5,13 @@
 // that shows every step once. No timing assertions: every wait is for a DOM state, with a ceiling
 // for hangs only.
 
-import { type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
+import { heldStep, type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newPage, SHOTS, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
 
 const TEST_MS = 90_000;
-/** A step's reply slow enough that the page can be seen (and reloaded) while the step runs. */
-const SLOW = { delayMs: 80, chunkSize: 2 };
 let model: ScriptServer;
 
 beforeEach(async () => {
@@ -39,17 +37,24 @@ const DIAMOND = [
   },
 ];
 
-/** The diamond run: a lists files (one tool call, then `aText` slowly), b, c, d, the analysis, `answer`. */
-const diamondRun = (aText: string, answer: string) => [
-  plan(DIAMOND),
-  toolReply([{ name: "ls", args: {} }]),
-  textReply(aText, SLOW),
-  textReply("Sources summarised."),
-  textReply("Tests summarised."),
-  textReply("Overview written."),
-  analysis(true, 0.95, "all four steps done"),
-  textReply(answer),
-];
+/**
+ * The diamond run: a lists files (one tool call, then `aText`, held until `finishA()` so the test
+ * sees step a running for as long as it looks), b, c, d, the analysis, `answer`.
+ */
+const diamondRun = (aText: string, answer: string) => {
+  const heldA = heldStep(textReply(aText));
+  const steps = [
+    plan(DIAMOND),
+    toolReply([{ name: "ls", args: {} }]),
+    heldA.step,
+    textReply("Sources summarised."),
+    textReply("Tests summarised."),
+    textReply("Overview written."),
+    analysis(true, 0.95, "all four steps done"),
+    textReply(answer),
+  ];
+  return { steps, finishA: heldA.release };
+};
 
 /** The steps of the page's plan graphs, as list items named "Step <id>: <task> — <status>". */
 const steps = (page: Page) =>
@@ -62,9 +67,8 @@ describe("plan mode in the web page", () => {
     "draws a diamond plan as a graph in three levels whose steps run to done, then the answer",
     async () => {
       const { base } = await servePage(model);
-      model.push(
-        ...diamondRun("Files: a.txt and b.txt, listed one by one. ".repeat(6), "The **overview** is ready."),
-      );
+      const run = diamondRun("Files: a.txt and b.txt, listed one by one.", "The **overview** is ready.");
+      model.push(...run.steps);
       const { page, errors } = await newPage();
       await openNew(page, base, "diamond", "plan");
       const entry = page.getByRole("navigation").getByRole("listitem").filter({ hasText: "diamond" });
@@ -85,6 +89,7 @@ describe("plan mode in the web page", () => {
         "3",
       ]);
       expect(await step(page, "d", "pending").textContent()).toContain("after b, c");
+      run.finishA();
 
       for (const id of ["a", "b", "c", "d"]) await step(page, id, "done").waitFor();
       await page.locator("li.answer strong").filter({ hasText: "overview" }).waitFor();
@@ -163,12 +168,17 @@ describe("plan mode in the web page", () => {
     "reloaded mid-plan, shows the plan and each step exactly once",
     async () => {
       const { base } = await servePage(model);
-      model.push(...diamondRun("Files listed, slowly. ".repeat(20), "Overview ready."));
+      const run = diamondRun("Files listed.", "Overview ready.");
+      model.push(...run.steps);
       const { page, errors } = await newPage();
       await openNew(page, base, "reloaded", "plan");
       await send(page, "give me an overview");
       await step(page, "a", "running").locator("details.step-tools").waitFor();
       await page.reload();
+      // Still mid-plan after the reload: a runs (its model call held) and d waits.
+      await step(page, "a", "running").locator("details.step-tools").waitFor();
+      await step(page, "d", "pending").waitFor();
+      run.finishA();
       await step(page, "d", "done").waitFor();
       await page.locator("li.answer").filter({ hasText: "Overview ready." }).waitFor();
       expect(await page.locator("li.plan").count()).toBe(1);

@@ -15,7 +15,7 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "../providers/faux.js";
-export { type ReplyOptions, type ScriptedCall, textReply, toolReply } from "./replies.js";
+export { heldStep, type ReplyOptions, type ScriptedCall, textReply, toolReply } from "./replies.js";
 export {
   type Exchange,
   type RecordedRequest,

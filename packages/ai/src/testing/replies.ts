@@ -31,3 +31,22 @@ export function toolReply(calls: ScriptedCall[], options: ReplyOptions & { text?
   const content = calls.map((call) => fauxToolCall(call.name, call.args ?? {}, call.id));
   return { content: text ? [fauxText(text), ...content] : content, ...rest };
 }
+
+/**
+ * A step served only once `release()` is called, so a run waits at that model call for exactly as
+ * long as the test needs to look at it (a step running, a page reloaded mid-run) — no slow stream
+ * standing in for "long enough". A step function, so it works in every wire and in-process script.
+ */
+export function heldStep<T>(reply: T): { step: () => Promise<T>; release(): void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    step: async () => {
+      await released;
+      return reply;
+    },
+    release,
+  };
+}
