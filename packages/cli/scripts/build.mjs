@@ -10,6 +10,9 @@
 //   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
 //   dist/web/         the page `tern serve` serves at / (@tern/web's build), read from disk on request
 //   dist/.meta.json   esbuild's metafile, for `node packages/cli/scripts/bundle-report.mjs`
+//   dist/package.json "type": "commonjs": esbuild splits ESM, and each file is then rewritten as
+//                     CommonJS, which Node 20 loads without the ESM loader's start-up cost
+//                     (commonjs-output.mjs)
 // The bundles hold every dependency: the package installs with nothing to download.
 // A rebuild never leaves a running `tern` half a file or a missing chunk: chunks are immutable
 // (a changed chunk gets a new hashed name) and are written first, then each entry is written to a
@@ -31,6 +34,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rewriteBarrelImports } from "./barrel-imports.mjs";
+import { toCommonJs } from "./commonjs-output.mjs";
 
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(cliDir);
@@ -47,9 +51,9 @@ const STALE_CHUNK_AGE_MS = 60 * 60 * 1000;
 const EXAMPLES = ["stats-bug"];
 const examplesDir = join(dirname(packagesDir), "examples");
 
-/** Newest modification time of any file under the packages' src directories (and this script). */
+/** Newest modification time of any file under the packages' src directories (and the build's scripts). */
 function newestSource() {
-  let newest = statSync(fileURLToPath(import.meta.url)).mtimeMs;
+  let newest = 0;
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -57,6 +61,7 @@ function newestSource() {
       else newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
+  walk(join(cliDir, "scripts"));
   for (const example of EXAMPLES) walk(join(examplesDir, example));
   for (const name of readdirSync(packagesDir)) {
     const src = join(packagesDir, name, "src");
@@ -240,8 +245,8 @@ const vendoredAsFiles = {
   },
 };
 
-const REQUIRE_BANNER =
-  'import { createRequire as __ternCreateRequire } from "node:module"; const require = __ternCreateRequire(import.meta.url);';
+/** The .js files of dist/ are CommonJS (the package itself is "type": "module"). */
+const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "commonjs" })}\n`;
 
 const isChunk = (file) => file.path.startsWith(`${chunksDir}/`);
 
@@ -280,8 +285,6 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       chunkNames: "chunks/[name]-[hash]",
       metafile: true,
       plugins: [workspaceWithoutSideEffects, workspaceSources, vendoredAsFiles, noTypeScript, oneZod],
-      // Bundled CommonJS dependencies call require() for Node built-ins.
-      banner: { js: REQUIRE_BANNER },
     }),
     ...VENDORED.map(({ file, requires, contents }) => {
       const entry = contents
@@ -295,6 +298,15 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     for (const { file: vendoredFile } of VENDORED)
       if (!isChunk(file) && file.text.includes(`"./${vendoredFile}"`))
         throw new Error(`${file.path} requires ./${vendoredFile}, which lives in ${chunksDir}`);
+  // Split as ESM, loaded as CommonJS (commonjs-output.mjs says why).
+  const commonJs = (result) =>
+    Promise.all(
+      result.outputFiles.map(async (file) => ({
+        path: file.path,
+        contents: file.path.endsWith(".js") ? await toCommonJs(esbuild, file.text) : file.contents,
+      })),
+    );
+  const [appFiles, mainFiles] = await Promise.all([commonJs(app), commonJs(main)]);
   mkdirSync(chunksDir, { recursive: true });
   const written = new Set();
   const write = (file) => {
@@ -305,9 +317,10 @@ export async function build({ ifStale = false, quiet = false } = {}) {
   };
   // Dependencies first: a new file must never find a chunk it imports missing.
   for (const result of vendored) for (const file of result.outputFiles) write(file);
-  for (const file of app.outputFiles.filter(isChunk)) write(file);
-  for (const file of app.outputFiles.filter((file) => !isChunk(file))) write(file);
-  for (const file of main.outputFiles) write(file);
+  write({ path: join(distDir, "package.json"), contents: DIST_PACKAGE_JSON });
+  for (const file of appFiles.filter(isChunk)) write(file);
+  for (const file of appFiles.filter((file) => !isChunk(file))) write(file);
+  for (const file of mainFiles) write(file);
   write({ path: METAFILE, contents: JSON.stringify(app.metafile) });
   pruneChunks(written);
   copyExamples();

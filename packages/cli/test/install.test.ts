@@ -39,6 +39,8 @@ it(
     expect(files).toEqual(
       expect.arrayContaining([
         "bin/tern.js",
+        "bin/package.json",
+        "dist/package.json",
         "dist/tern.js",
         "dist/tern-app.js",
         "dist/tern-otel.js",
