@@ -159,6 +159,21 @@ const oneZod = {
   },
 };
 
+// The MCP SDK imports Ajv and ajv-formats at load and builds an Ajv in each Client and Server
+// constructor; its provider module is swapped for ours, which builds it at the first schema from
+// the vendored ajv.cjs (packages/mcp/src/sdk-ajv-validator.ts says why).
+const SDK_AJV_PROVIDER = /[\\/]@modelcontextprotocol[\\/]sdk[\\/]/;
+const lazySdkValidator = {
+  name: "lazy-sdk-validator",
+  setup(build) {
+    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      SDK_AJV_PROVIDER.test(args.importer)
+        ? { path: join(packagesDir, "mcp", "src", "sdk-ajv-validator.ts") }
+        : undefined,
+    );
+  },
+};
+
 /** Removes the chunks this build did not write once they are older than STALE_CHUNK_AGE_MS. */
 function pruneChunks(written, now = Date.now()) {
   for (const name of readdirSync(chunksDir)) {
@@ -222,13 +237,19 @@ const workspaceSources = {
 // them at start. Each goes to its own file beside the chunks and is required from there.
 // Ajv's three dialects (250 KB, at the first JSON Schema compiled) share one file: its module
 // exports each class under the name every one of the three requires reads.
+// ajv-formats (the MCP SDK's validator adds it) is there too, as `default`, the name its own
+// module exports it under, so it shares that file's one copy of Ajv.
 const AJV_CLASSES =
-  'module.exports = { Ajv: require("ajv").Ajv, Ajv2019: require("ajv/dist/2019.js").Ajv2019, Ajv2020: require("ajv/dist/2020.js").Ajv2020 };';
+  'module.exports = { Ajv: require("ajv").Ajv, Ajv2019: require("ajv/dist/2019.js").Ajv2019, Ajv2020: require("ajv/dist/2020.js").Ajv2020, default: require("ajv-formats").default };';
 /** Each file written beside the chunks, the specifiers whose requires it answers, and its source. */
 const VENDORED = [
   { file: "mvdan-sh.cjs", requires: ["mvdan-sh"] },
   { file: "yaml.cjs", requires: ["yaml"] },
-  { file: "ajv.cjs", requires: ["ajv", "ajv/dist/2019.js", "ajv/dist/2020.js"], contents: AJV_CLASSES },
+  {
+    file: "ajv.cjs",
+    requires: ["ajv", "ajv/dist/2019.js", "ajv/dist/2020.js", "ajv-formats"],
+    contents: AJV_CLASSES,
+  },
 ];
 const VENDORED_FILE = new Map(VENDORED.flatMap(({ file, requires }) => requires.map((name) => [name, file])));
 const VENDORED_NAME = new RegExp(
@@ -284,7 +305,14 @@ export async function build({ ifStale = false, quiet = false } = {}) {
       entryNames: "[name]",
       chunkNames: "chunks/[name]-[hash]",
       metafile: true,
-      plugins: [workspaceWithoutSideEffects, workspaceSources, vendoredAsFiles, noTypeScript, oneZod],
+      plugins: [
+        lazySdkValidator,
+        workspaceWithoutSideEffects,
+        workspaceSources,
+        vendoredAsFiles,
+        noTypeScript,
+        oneZod,
+      ],
     }),
     ...VENDORED.map(({ file, requires, contents }) => {
       const entry = contents

@@ -109,6 +109,19 @@ function modulesLoadedBy(metafile: Metafile, output: string): Set<string> {
   return modules;
 }
 
+it("`mcp serve` loads neither the MCP client side nor Ajv before it can answer `initialize`", async () => {
+  // Module names, not times: the SDK's validator is swapped for one that requires Ajv at its
+  // first schema (packages/mcp/src/sdk-ajv-validator.ts), and `mcp ls|login` live apart.
+  const metafile = JSON.parse(readFileSync(join(TERN_JS, "..", ".meta.json"), "utf8"));
+  const { loadReport } = await import("../scripts/bundle-report.mjs");
+  const row = loadReport(metafile).find((r) => r.module === "packages/cli/src/commands/mcp-serve.ts")!;
+  const loaded = [...modulesLoadedBy(metafile, (row as unknown as { output: string }).output)];
+  expect(loaded.filter((module) => /node_modules\/(ajv|ajv-formats)\//.test(module))).toEqual([]);
+  expect(loaded).toContain("packages/mcp/src/sdk-ajv-validator.ts");
+  expect(loaded.filter((module) => /sdk\/dist\/esm\/client\//.test(module))).toEqual([]);
+  expect(loaded).not.toContain("packages/cli/src/commands/mcp-workspace.ts");
+});
+
 it("`run` loads no terminal Markdown, HTML reader, RE2 engine, MCP SDK, HTTP client, Ajv or YAML parser, and the bundle one zod", async () => {
   // Package names, not times: each of these is imported at its first use (a code block on a
   // terminal, an HTML page fetched, a grep or glob, an MCP server to start, the first model
