@@ -10,6 +10,7 @@
 //   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
 //   dist/web/         the page `tern serve` serves at / (@tern/web's build), read from disk on request
 //   dist/.meta.json   esbuild's metafile, for `node packages/cli/scripts/bundle-report.mjs`
+//   dist/chunks/*.v8cache  each chunk's V8 code cache, used at start (src/code-cache.ts)
 //   dist/package.json "type": "commonjs": esbuild splits ESM, and each file is then rewritten as
 //                     CommonJS, which Node 20 loads without the ESM loader's start-up cost
 //                     (commonjs-output.mjs)
@@ -34,6 +35,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rewriteBarrelImports } from "./barrel-imports.mjs";
+import { codeCacheOf } from "./code-cache.mjs";
 import { toCommonJs } from "./commonjs-output.mjs";
 
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -266,6 +268,9 @@ const vendoredAsFiles = {
   },
 };
 
+/** Beside each chunk, its V8 code cache: the suffix src/code-cache.ts reads. */
+const CODE_CACHE_SUFFIX = ".v8cache";
+
 /** The .js files of dist/ are CommonJS (the package itself is "type": "module"). */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "commonjs" })}\n`;
 
@@ -343,10 +348,18 @@ export async function build({ ifStale = false, quiet = false } = {}) {
     renameSync(temp, file.path);
     written.add(file.path);
   };
+  // A chunk with its V8 code cache (src/code-cache.ts), the cache first.
+  const writeChunk = (file) => {
+    const text =
+      typeof file.contents === "string" ? file.contents : Buffer.from(file.contents).toString("utf8");
+    if (/\.c?js$/.test(file.path))
+      write({ path: `${file.path}${CODE_CACHE_SUFFIX}`, contents: codeCacheOf(text, file.path) });
+    write(file);
+  };
   // Dependencies first: a new file must never find a chunk it imports missing.
-  for (const result of vendored) for (const file of result.outputFiles) write(file);
+  for (const result of vendored) for (const file of result.outputFiles) writeChunk(file);
   write({ path: join(distDir, "package.json"), contents: DIST_PACKAGE_JSON });
-  for (const file of appFiles.filter(isChunk)) write(file);
+  for (const file of appFiles.filter(isChunk)) writeChunk(file);
   for (const file of appFiles.filter((file) => !isChunk(file))) write(file);
   for (const file of mainFiles) write(file);
   write({ path: METAFILE, contents: JSON.stringify(app.metafile) });

@@ -1,9 +1,11 @@
 // Dispatches `tern <command>` and turns every failure into one line and an exit code:
 // 0 done, 1 the work failed, 2 bad usage, 130 interrupted.
+import { fileURLToPath } from "node:url";
 import { closest } from "./cli/args.js";
 import { CliError, type ExitCode, errorText, UsageError } from "./cli/errors.js";
 import { type Io, processIo } from "./cli/io.js";
 import { redactingIo } from "./cli/redacting-io.js";
+import { useCodeCaches } from "./code-cache.js";
 import { helpFor } from "./help.js";
 import { traceLoaded } from "./startup-trace.js";
 import { VERSION } from "./version.js";
@@ -27,6 +29,9 @@ const COMMANDS = [
 ];
 
 export async function runCli(argv: string[], processStreams: Io = processIo()): Promise<ExitCode> {
+  // In the bundle, every command's chunks lie beside this file (src/code-cache.ts); from source
+  // there are none, and nothing changes.
+  useCodeCaches(fileURLToPath(new URL("./chunks/", import.meta.url)));
   const io = redactingIo(processStreams);
   const tracing = TRACED.has(argv[0] ?? "")
     ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>

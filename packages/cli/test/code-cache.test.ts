@@ -1,0 +1,55 @@
+// The bundle's V8 code caches (src/code-cache.ts): every chunk the build writes has one, the
+// Node that built it accepts them all, and a cache that is damaged or missing changes nothing a
+// user sees — V8 rejects it (TERN_STARTUP_TRACE names it) and the chunk compiles as usual.
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
+
+beforeAll(ensureBuilt);
+
+const DIST = join(TERN_JS, "..");
+const traced = () => ({ env: { ...ternEnv(), TERN_STARTUP_TRACE: "1" } });
+const rejections = (stderr: string) =>
+  stderr.split("\n").filter((line) => line.includes("code cache rejected"));
+
+/** A copy of the built bundle whose caches `spoil` rewrites (or removes). */
+function bundleCopy(spoil: (cache: string) => void): string {
+  const dist = join(tempDir(), "dist");
+  cpSync(DIST, dist, { recursive: true });
+  for (const name of readdirSync(join(dist, "chunks")))
+    if (name.endsWith(".v8cache")) spoil(join(dist, "chunks", name));
+  return join(dist, "tern.js");
+}
+
+describe("the bundle's code caches", () => {
+  it("sit beside every chunk, and the Node that built them takes them all", async () => {
+    const names = new Set(readdirSync(join(DIST, "chunks")));
+    const metafile = readFileSync(join(DIST, ".meta.json"), "utf8");
+    const chunks = Object.keys(JSON.parse(metafile).outputs as Record<string, unknown>)
+      .filter((path) => path.includes("/chunks/") && path.endsWith(".js"))
+      .map((path) => path.slice(path.lastIndexOf("/") + 1));
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(chunks.filter((chunk) => !names.has(`${chunk}.v8cache`))).toEqual([]);
+    const run = await runTern(["run", "--help"], traced());
+    expect(run.code).toBe(0);
+    expect(rejections(run.stderr)).toEqual([]);
+  });
+
+  it("a damaged cache is rejected and the command answers as before", async () => {
+    const good = await runTern(["models"], { env: ternEnv() });
+    const entry = bundleCopy((cache) => writeFileSync(cache, "not a code cache"));
+    const damaged = await runTern(["models"], { ...traced(), entry });
+    expect(damaged.code).toBe(0);
+    expect(damaged.stdout).toBe(good.stdout);
+    expect(rejections(damaged.stderr).length).toBeGreaterThan(0);
+  });
+
+  it("with no caches at all the bundle runs as it would without them", async () => {
+    const good = await runTern(["run", "--help"], { env: ternEnv() });
+    const entry = bundleCopy((cache) => rmSync(cache));
+    const bare = await runTern(["run", "--help"], { ...traced(), entry });
+    expect({ code: bare.code, stdout: bare.stdout }).toEqual({ code: 0, stdout: good.stdout });
+    expect(rejections(bare.stderr)).toEqual([]);
+  });
+});
