@@ -35,7 +35,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rewriteBarrelImports } from "./barrel-imports.mjs";
-import { codeCacheOf } from "./code-cache.mjs";
+import { CODE_CACHE_SUFFIX, codeCacheOf } from "./code-cache.mjs";
 import { toCommonJs } from "./commonjs-output.mjs";
 
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -268,9 +268,6 @@ const vendoredAsFiles = {
   },
 };
 
-/** Beside each chunk, its V8 code cache: the suffix src/code-cache.ts reads. */
-const CODE_CACHE_SUFFIX = ".v8cache";
-
 /** The .js files of dist/ are CommonJS (the package itself is "type": "module"). */
 const DIST_PACKAGE_JSON = `${JSON.stringify({ type: "commonjs" })}\n`;
 
@@ -350,14 +347,13 @@ export async function build({ ifStale = false, quiet = false } = {}) {
   };
   // A chunk with its V8 code cache (src/code-cache.ts), the cache first.
   const writeChunk = (file) => {
-    const text =
-      typeof file.contents === "string" ? file.contents : Buffer.from(file.contents).toString("utf8");
-    if (/\.c?js$/.test(file.path))
-      write({ path: `${file.path}${CODE_CACHE_SUFFIX}`, contents: codeCacheOf(text, file.path) });
+    if (typeof file.contents === "string")
+      write({ path: `${file.path}${CODE_CACHE_SUFFIX}`, contents: codeCacheOf(file.contents, file.path) });
     write(file);
   };
   // Dependencies first: a new file must never find a chunk it imports missing.
-  for (const result of vendored) for (const file of result.outputFiles) writeChunk(file);
+  for (const result of vendored)
+    for (const file of result.outputFiles) writeChunk({ path: file.path, contents: file.text });
   write({ path: join(distDir, "package.json"), contents: DIST_PACKAGE_JSON });
   for (const file of appFiles.filter(isChunk)) writeChunk(file);
   for (const file of appFiles.filter((file) => !isChunk(file))) write(file);

@@ -5,6 +5,9 @@
 import Module from "node:module";
 import { Script } from "node:vm";
 
+/** Beside each chunk, its code cache under this suffix (src/code-cache.ts reads the same). */
+export const CODE_CACHE_SUFFIX = ".v8cache";
+
 /** The code cache of `text`, compiled as the CommonJS loader wraps a file at `filename`. */
 export function codeCacheOf(text, filename) {
   return new Script(Module.wrap(text), { filename }).createCachedData();

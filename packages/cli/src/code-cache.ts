@@ -11,7 +11,8 @@ import { basename, dirname } from "node:path";
 import { constants, Script } from "node:vm";
 import { traceStartup } from "./startup-trace.js";
 
-export const CODE_CACHE_SUFFIX = ".v8cache";
+/** The suffix the build gives each cache (CODE_CACHE_SUFFIX of scripts/code-cache.mjs). */
+const CODE_CACHE_SUFFIX = ".v8cache";
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
 

@@ -115,7 +115,6 @@ function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
-/** Whether an index's stored fold has the shape `foldUsageLine` made (a hand-edited index may not). */
 const BUCKET_TEXT_KEYS = ["day", "provider", "model", "purpose"] as const;
 const BUCKET_COUNT_KEYS = [
   "calls",
@@ -131,8 +130,9 @@ const BUCKET_COUNT_KEYS = [
 const isCount = (n: unknown) => typeof n === "number" && Number.isFinite(n);
 
 /**
- * Checks an index's fold field by field. Plain loops over shared key lists: listing runs this
- * for every session in a fresh process, where per-call arrays and closures were ~15 ms of 1,000.
+ * Whether an index's stored fold has the shape `foldUsageLine` made (a hand-edited index may not).
+ * Plain loops over shared key lists: listing runs this for every session in a fresh process,
+ * where per-call arrays and closures were ~15 ms of 1,000.
  */
 export function isUsageFold(value: unknown): value is UsageFold {
   const fold = value as UsageFold;
