@@ -1,7 +1,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { Agent, fetch } from "undici";
 import { classifyError, type Failure } from "./errors.js";
 import type { ModelFetch } from "./types.js";
+import { Agent, fetch } from "./undici-parts.js";
 
 /**
  * tern's own HTTP transport for streamed model calls: POST a JSON body with undici's `fetch`
@@ -21,10 +21,10 @@ const KEEP_ALIVE_MS = 4_000;
 /** Error bodies are read up to this size; the message is all we need from them. */
 const MAX_ERROR_BODY = 64 * 1024;
 
-const agents = new Map<string, Agent>();
+const agents = new Map<string, InstanceType<typeof Agent>>();
 
 /** One keep-alive connection pool per origin, shared by every call to it. */
-function agentFor(url: URL): Agent {
+function agentFor(url: URL): InstanceType<typeof Agent> {
   let agent = agents.get(url.origin);
   if (!agent) {
     agent = new Agent({
