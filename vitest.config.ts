@@ -1,5 +1,11 @@
 import { defineConfig } from "vitest/config";
 
+// Some machines (this project's CI among them) point NODE_EXTRA_CA_CERTS at the whole system CA
+// bundle, which every Node process then parses before running a line: ~70 ms of CPU, paid by
+// each of the thousand-odd processes the suite starts (workers, tern children, MCP servers). The
+// tests reach loopback servers only, so the workers, and every process they start, go without it.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "bench/test/**/*.test.ts"],

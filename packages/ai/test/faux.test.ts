@@ -7,6 +7,7 @@ import {
   fauxToolCall,
   stream,
 } from "../src/index.js";
+import { gate } from "../src/testing/index.js";
 
 const context = { messages: [{ role: "user" as const, content: "hi", timestamp: 0 }] };
 
@@ -87,6 +88,39 @@ describe("faux provider", () => {
     const message = await s.result();
     expect(message.stopReason).toBe("aborted");
     expect(message.content).toEqual([{ type: "text", text: "a b" }]);
+  });
+
+  it("holds a reply after its first deltas until released, and an abort ends the hold", async () => {
+    const { until, release } = gate();
+    const faux = createFaux({
+      replies: [{ content: "abcdef", chunkSize: 1, holdAfter: { deltas: 2, until } }],
+    });
+    const s = stream(faux.model, context);
+    const seen: string[] = [];
+    let waiting = false;
+    for await (const event of s) {
+      if (event.type !== "text_delta") continue;
+      seen.push(event.delta);
+      if (seen.length === 2) {
+        // Nothing past the held deltas arrives before the release.
+        waiting = true;
+        setTimeout(() => {
+          waiting = false;
+          release();
+        }, 0);
+      } else expect(waiting).toBe(false);
+    }
+    expect(seen.join("")).toBe("abcdef");
+
+    const stuck = createFaux({
+      replies: [{ content: "abcdef", chunkSize: 1, holdAfter: { deltas: 1, until: new Promise(() => {}) } }],
+    });
+    const controller = new AbortController();
+    const cut = stream(stuck.model, context, { signal: controller.signal });
+    for await (const event of cut) if (event.type === "text_delta") controller.abort();
+    const message = await cut.result();
+    expect(message.stopReason).toBe("aborted");
+    expect(message.content).toEqual([{ type: "text", text: "a" }]);
   });
 
   it("plays scripted errors after streaming content", async () => {

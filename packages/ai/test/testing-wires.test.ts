@@ -12,6 +12,7 @@ import {
   fauxText,
   fauxThinking,
   fauxToolCall,
+  gate,
   type ScriptServer,
   serveScript,
   WIRES,
@@ -108,6 +109,28 @@ describe.each(WIRES)("serveScript over %s", (wire) => {
     expect(server.requests.map((request) => request.index)).toEqual([0, 1]);
     expect(server.requests[0]!.method).toBe("POST");
     expect(JSON.stringify(server.requests[0]!.body)).toContain('"hi"');
+  });
+
+  it("holds a reply mid-stream until released: the first events are out, the rest wait", async () => {
+    const { until, release } = gate();
+    server = await serveScript([{ content: "abcdefgh", chunkSize: 1, holdAfter: { deltas: 3, until } }], {
+      wire,
+    });
+    const s = stream(server.model(), context, { apiKey: "sk-scripted" });
+    let text = "";
+    let released = false;
+    for await (const event of s) {
+      if (event.type !== "text_delta") continue;
+      text += event.delta;
+      if (!released && text.length > 0) {
+        // Whatever arrived before the release is a prefix that never reaches the held events.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect("abcdefgh".startsWith(text) && text.length < 8).toBe(true);
+        released = true;
+        release();
+      }
+    }
+    expect(text).toBe("abcdefgh");
   });
 
   it("answers a request past the end of the script with an error, not a hang", async () => {

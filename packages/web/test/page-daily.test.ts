@@ -5,7 +5,7 @@
 // phone-wide layout and dark mode. No timing assertions: every wait is a DOM state with a ceiling.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
+import { gate, type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newPage, screenshot } from "./support/browser.js";
@@ -156,7 +156,10 @@ describe("the web page, day to day", () => {
     "answers its keyboard shortcuts: Esc stops, Alt+N starts anew, ? lists them",
     async () => {
       const { base } = await servePage(model);
-      model.push(textReply("word ".repeat(400), { delayMs: 50, chunkSize: 5 }));
+      // Held mid-stream until Esc aborts it.
+      model.push(
+        textReply("word ".repeat(400), { chunkSize: 5, holdAfter: { deltas: 3, until: gate().until } }),
+      );
       const { page, errors } = await newPage();
       await openNew(page, base, "keys");
       await send(page, "talk a lot");

@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   contentText,
+  gate,
   type ScriptServer,
   serveScript,
   textReply,
@@ -17,6 +18,7 @@ import {
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeLater, spawnTern, tempDir, ternEnv } from "../../cli/test/support/tern.js";
+import { messageTaken, until } from "../../cluster/test/support/nodes.js";
 import { startTestPostgres, type TestPostgres } from "../../session/test/support/postgres.js";
 import { newPage, screenshot } from "./support/browser.js";
 import { openNew, send, serveClusterPage, servePage } from "./support/page.js";
@@ -94,6 +96,8 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
       const { base, work } = await serve();
       writeFileSync(join(work, "a.txt"), "alpha\n");
       writeFileSync(join(work, "b.txt"), "beta\n");
+      // The answer stops after a few deltas until the page has shown it under way.
+      const answer = gate();
       model.push(
         toolReply(
           [
@@ -102,15 +106,16 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
           ],
           { text: "Reading both files." },
         ),
-        textReply("Both files read: **alpha** and *beta*.\n\n- one\n- two", { delayMs: 30, chunkSize: 3 }),
+        textReply("Both files read: **alpha** and *beta*.\n\n- one\n- two", {
+          chunkSize: 3,
+          holdAfter: { deltas: 3, until: answer.until },
+        }),
       );
       const { page, errors } = await newPage();
       await openNew(page, base);
       await send(page, "read a and b");
-      await page
-        .locator(cluster ? "li.answer" : "li.answer.streaming, li.draft")
-        .first()
-        .waitFor();
+      await underWay(page);
+      answer.release();
       await footers(page).waitFor();
       const cards = page.getByRole("listitem").and(page.locator("li.tool"));
       expect(await cards.count()).toBe(2);
@@ -180,7 +185,10 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
     "stops a run mid-stream with Stop, and the session goes on afterwards",
     async () => {
       const { base } = await serve();
-      model.push(textReply("word ".repeat(400), { delayMs: 50, chunkSize: 5 }));
+      // Held mid-stream until Stop aborts it (the held reply ends when its client goes).
+      model.push(
+        textReply("word ".repeat(400), { chunkSize: 5, holdAfter: { deltas: 3, until: gate().until } }),
+      );
       const { page } = await newPage();
       await openNew(page, base);
       await send(page, "talk a lot");
@@ -206,9 +214,14 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
     "reloaded mid-run, and in a second tab, shows the run exactly once",
     async () => {
       const { base, other } = await serve();
+      // The answer stops mid-stream until both tabs have loaded the run.
+      const answer = gate();
       model.push(
         toolReply([{ name: "ls", args: {} }]),
-        textReply("Listed the directory. ".repeat(30), { delayMs: 60, chunkSize: 4 }),
+        textReply("Listed the directory. ".repeat(30), {
+          chunkSize: 4,
+          holdAfter: { deltas: 20, until: answer.until },
+        }),
       );
       const { page } = await newPage();
       await openNew(page, base);
@@ -218,6 +231,9 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
       await page.reload();
       const second = (await newPage()).page;
       await second.goto(page.url().replace(base, other));
+      // Both tabs have the run's history before the rest of the answer comes.
+      for (const tab of [page, second]) await tab.locator("li.tool.done").waitFor();
+      answer.release();
       for (const tab of [page, second]) {
         await footers(tab).waitFor();
         expect(await tab.locator("li.user").count()).toBe(1);
@@ -238,9 +254,12 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
   it(
     "delivers a message typed during a run as steering, shown where it landed",
     async () => {
-      const { base } = await serve();
-      // The first reply waits until the server has taken the steering message, so the note lands
-      // after that turn's tools however slowly the page types on a loaded machine.
+      const served = await serve();
+      const { base } = served;
+      // The first reply waits until the run has taken the steering message, so the note lands
+      // after that turn's tools however slowly the page types on a loaded machine. On a cluster the
+      // node's answer only means the message is recorded: the worker takes it from the database,
+      // and one it took after the run's last turn would become the session's next run instead.
       let steered!: () => void;
       const steeringTaken = new Promise<void>((resolve) => {
         steered = resolve;
@@ -256,6 +275,7 @@ describe.each(["one server", "a two-node cluster"] as const)("the web page on %s
       const interrupt = page.waitForResponse((response) => response.url().endsWith("/interrupt"));
       await send(page, "also mention the weather");
       expect((await interrupt).ok()).toBe(true);
+      if ("database" in served) await until(() => messageTaken(served.database, "also mention the weather"));
       steered();
       await footers(page).waitFor();
       const kinds = await page

@@ -34,6 +34,11 @@ export type FauxReply =
       chunkSize?: number;
       /** Pause before each streamed delta of this reply (default: the model's `tokenDelayMs`). */
       delayMs?: number;
+      /**
+       * Streams `deltas` deltas (events, over HTTP), then waits for `until` before the rest: a
+       * run caught mid-answer for exactly as long as a test needs (a reload, a second tab).
+       */
+      holdAfter?: { deltas: number; until: Promise<unknown> };
     };
 
 export interface FauxRequest {
@@ -171,6 +176,13 @@ async function play(
   builder.start();
   const size = Math.max(1, reply.chunkSize ?? script.chunkSize);
   const pause = () => delay(reply.delayMs ?? script.tokenDelayMs, signal);
+  let streamed = 0;
+  // Before each delta: the scripted pause, and the hold once `holdAfter.deltas` are out.
+  const beforeDelta = async () => {
+    const hold = reply.holdAfter;
+    if (hold && streamed++ === hold.deltas && !(await held(hold.until, signal))) return false;
+    return pause();
+  };
   for (const part of reply.content) {
     if (!(await pause())) return aborted();
     if (part.type === "toolCall") {
@@ -178,7 +190,7 @@ async function play(
       builder.toolCallStart(key, part.id, part.name);
       const json = JSON.stringify(part.arguments);
       for (const chunk of chunks(json, size)) {
-        if (!(await pause())) return aborted();
+        if (!(await beforeDelta())) return aborted();
         builder.toolCallArguments(key, chunk);
       }
       builder.end(key);
@@ -186,7 +198,7 @@ async function play(
     }
     const text = part.type === "text" ? part.text : part.thinking;
     for (const chunk of chunks(text, size)) {
-      if (!(await pause())) return aborted();
+      if (!(await beforeDelta())) return aborted();
       if (part.type === "text") builder.text(chunk);
       else builder.thinking(chunk);
     }
@@ -196,6 +208,19 @@ async function play(
   if (reply.error) return builder.fail(reply.error);
   if (reply.cut) return builder.fail({ kind: "network", message: CUT_MESSAGE });
   return builder.finish(reply.stopReason ?? "stop");
+}
+
+/** Waits for `until`; false as soon as the signal aborts. */
+function held(until: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(false);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    void until.then(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    });
+  });
 }
 
 /** The output tokens a reply without scripted usage reports: an estimate of its content. */

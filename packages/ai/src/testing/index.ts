@@ -15,7 +15,7 @@ export {
   fauxThinking,
   fauxToolCall,
 } from "../providers/faux.js";
-export { heldStep, type ReplyOptions, type ScriptedCall, textReply, toolReply } from "./replies.js";
+export { gate, heldStep, type ReplyOptions, type ScriptedCall, textReply, toolReply } from "./replies.js";
 export {
   type Exchange,
   type RecordedRequest,

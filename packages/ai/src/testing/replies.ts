@@ -9,6 +9,8 @@ export interface ReplyOptions {
   chunkSize?: number;
   /** End the stream before the reply finished, as a server that died mid-reply. */
   cut?: boolean;
+  /** Stream this many deltas (events, over HTTP), then wait for `until` before the rest. */
+  holdAfter?: { deltas: number; until: Promise<unknown> };
   /** Token counts to report; unset counts are estimated. */
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
 }
@@ -38,15 +40,21 @@ export function toolReply(calls: ScriptedCall[], options: ReplyOptions & { text?
  * standing in for "long enough". A step function, so it works in every wire and in-process script.
  */
 export function heldStep<T>(reply: T): { step: () => Promise<T>; release(): void } {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const { until, release } = gate();
   return {
     step: async () => {
-      await released;
+      await until;
       return reply;
     },
     release,
   };
+}
+
+/** A promise a test resolves when it is ready: `until` for a reply's `holdAfter`, say. */
+export function gate(): { until: Promise<void>; release(): void } {
+  let release!: () => void;
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { until, release };
 }

@@ -194,7 +194,10 @@ async function writeReply(res: ServerResponse, wire: Wire, step: FauxReply, inpu
   }
   const events = encodeReply(wire, reply, nextReply++, input);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const event of reply.cut ? events.content : [...events.content, ...events.end]) {
+  const sent = reply.cut ? events.content : [...events.content, ...events.end];
+  for (const [index, event] of sent.entries()) {
+    // A held reply waits for its release, or for the client to go (an aborted run).
+    if (index === reply.holdAfter?.deltas) await Promise.race([reply.holdAfter.until, closed(res)]);
     if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
     if (res.destroyed) return;
     // Wait for each write to flush: the client sees the stream event by event.
@@ -227,6 +230,13 @@ async function writeExchange(res: ServerResponse, exchange: Exchange): Promise<v
   // A cut stream ends the socket without the rest of the body: the client sees a truncated response.
   if (exchange.cutAfter !== undefined) res.socket?.destroy();
   else res.end();
+}
+
+function closed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) resolve();
+    else res.once("close", () => resolve());
+  });
 }
 
 function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -137,6 +137,16 @@ export async function controlsOf(pgUrl: string, sessionId: string): Promise<stri
   return rows.map((row) => row.kind as string);
 }
 
+/** Whether a worker has taken the steering or interrupt message with this text (run-messages.ts). */
+export async function messageTaken(pgUrl: string, text: string): Promise<boolean> {
+  const rows = await rowsOf(
+    pgUrl,
+    "select 1 from tern_cluster.controls where body->>'text' = $1 and taken_at is not null",
+    [text],
+  );
+  return rows.length > 0;
+}
+
 async function rowsOf(pgUrl: string, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
   const db = new pg.Client({ connectionString: pgUrl });
   await db.connect();

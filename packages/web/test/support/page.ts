@@ -58,7 +58,7 @@ export async function serveClusterPage(
     throw new Error(`a cluster node did not start: ${String(error)}\n${nodes.at(-1)?.stderr ?? ""}`);
   }
   const [one, two] = nodes.map((proc) => ({ proc, base: /http listening on (\S+)/.exec(proc.stdout)![1]! }));
-  return { ...one!, work, other: two!.base, stop };
+  return { ...one!, work, other: two!.base, stop, database: url };
 }
 
 /** Opens the page, starts a session from the form (with a strategy, if given) and waits until it is open. */
