@@ -10,7 +10,8 @@
 //   dist/examples/    the demo's example project, so a packed or installed copy can run `tern demo`
 //   dist/web/         the page `tern serve` serves at / (@tern/web's build), read from disk on request
 //   dist/.meta.json   esbuild's metafile, for `node packages/cli/scripts/bundle-report.mjs`
-//   dist/chunks/*.v8cache  each chunk's V8 code cache, used at start (src/code-cache.ts)
+//   dist/chunks/*.v8cache  each chunk's V8 code cache, used at start (src/code-cache.ts), made
+//                     again after a training run of `tern demo` (train-code-caches.mjs)
 //   dist/package.json "type": "commonjs": esbuild splits ESM, and each file is then rewritten as
 //                     CommonJS, which Node 20 loads without the ESM loader's start-up cost
 //                     (commonjs-output.mjs)
@@ -37,6 +38,7 @@ import { fileURLToPath } from "node:url";
 import { rewriteBarrelImports } from "./barrel-imports.mjs";
 import { CODE_CACHE_SUFFIX, codeCacheOf } from "./code-cache.mjs";
 import { toCommonJs } from "./commonjs-output.mjs";
+import { trainCodeCaches } from "./train-code-caches.mjs";
 
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const packagesDir = dirname(cliDir);
@@ -361,6 +363,8 @@ export async function build({ ifStale = false, quiet = false } = {}) {
   write({ path: METAFILE, contents: JSON.stringify(app.metafile) });
   pruneChunks(written);
   copyExamples();
+  const untrained = trainCodeCaches(outputs.main);
+  if (untrained) process.stderr.write(`build: code caches left untrained: ${untrained}\n`);
   await buildWeb(join(distDir, "web"));
   if (!quiet)
     process.stderr.write(

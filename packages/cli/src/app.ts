@@ -31,7 +31,9 @@ const COMMANDS = [
 export async function runCli(argv: string[], processStreams: Io = processIo()): Promise<ExitCode> {
   // In the bundle, every command's chunks lie beside this file (src/code-cache.ts); from source
   // there are none, and nothing changes.
-  useCodeCaches(fileURLToPath(new URL("./chunks/", import.meta.url)));
+  useCodeCaches(fileURLToPath(new URL("./chunks/", import.meta.url)), {
+    rewrite: processStreams.env.TERN_TRAIN_CODE_CACHES === "1",
+  });
   const io = redactingIo(processStreams);
   const tracing = TRACED.has(argv[0] ?? "")
     ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>

@@ -5,7 +5,7 @@
 // or V8 flags) is ignored by V8 itself and the chunk compiles as usual; a chunk with no cache
 // goes the normal way. Only files under the bundle's own chunks/ are touched. TERN_STARTUP_TRACE=1
 // names each cache V8 rejected.
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { basename, dirname } from "node:path";
 import { constants, Script } from "node:vm";
@@ -18,19 +18,33 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
 
 let installedFor: string | undefined;
 
-/** From now on, files under `chunksDir` are compiled with the code cache beside them (once a process). */
-export function useCodeCaches(chunksDir: string): void {
+/**
+ * From now on, files under `chunksDir` are compiled with the code cache beside them (once a
+ * process). With `rewrite`, each chunk's cache is written again as the process exits, now holding
+ * every function the process ran as well: the build's training run (scripts/train-code-caches.mjs).
+ */
+export function useCodeCaches(chunksDir: string, options: { rewrite?: boolean } = {}): void {
   if (installedFor !== undefined) return;
   installedFor = chunksDir;
+  const ran = new Map<string, Script>();
+  if (options.rewrite)
+    process.once("exit", () => {
+      for (const [filename, script] of ran) {
+        // A start reading the cache meanwhile sees the old file or the new one, never half of one.
+        const temp = `${filename}${CODE_CACHE_SUFFIX}.${process.pid}.tmp`;
+        writeFileSync(temp, script.createCachedData());
+        renameSync(temp, filename + CODE_CACHE_SUFFIX);
+      }
+    });
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const compile = prototype._compile;
   prototype._compile = function compileWithCache(content, filename) {
     if (!filename.startsWith(chunksDir)) return compile.call(this, content, filename);
-    let cachedData: Buffer;
+    let cachedData: Buffer | undefined;
     try {
       cachedData = readFileSync(filename + CODE_CACHE_SUFFIX);
     } catch {
-      return compile.call(this, content, filename);
+      if (!options.rewrite) return compile.call(this, content, filename);
     }
     const script = new Script(Module.wrap(content), {
       filename,
@@ -39,6 +53,7 @@ export function useCodeCaches(chunksDir: string): void {
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     if (script.cachedDataRejected) traceStartup(`code cache rejected: ${basename(filename)}`);
+    if (options.rewrite) ran.set(filename, script);
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     return wrapper.call(
       this.exports,

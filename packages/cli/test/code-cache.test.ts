@@ -1,8 +1,10 @@
 // The bundle's V8 code caches (src/code-cache.ts): every chunk the build writes has one, the
 // Node that built it accepts them all, and a cache that is damaged or missing changes nothing a
 // user sees — V8 rejects it (TERN_STARTUP_TRACE names it) and the chunk compiles as usual.
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import Module from "node:module";
 import { join } from "node:path";
+import { Script } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
@@ -43,6 +45,35 @@ describe("the bundle's code caches", () => {
     expect(damaged.code).toBe(0);
     expect(damaged.stdout).toBe(good.stdout);
     expect(rejections(damaged.stderr).length).toBeGreaterThan(0);
+  });
+
+  it("a training run rewrites the caches of the chunks it ran, grown by what it compiled, and V8 takes them", async () => {
+    const sizes = (dist: string) =>
+      new Map(
+        readdirSync(join(dist, "chunks"))
+          .filter((name) => name.endsWith(".v8cache"))
+          .map((name) => [name, statSync(join(dist, "chunks", name)).size]),
+      );
+    // Compile-only caches, as the build writes them before its training demo.
+    const entry = bundleCopy((cache) => {
+      const chunk = cache.slice(0, -".v8cache".length);
+      writeFileSync(
+        cache,
+        new Script(Module.wrap(readFileSync(chunk, "utf8")), { filename: chunk }).createCachedData(),
+      );
+    });
+    const dist = join(entry, "..");
+    const before = sizes(dist);
+    const good = await runTern(["models"], { env: ternEnv() });
+    const trained = await runTern(["models"], { env: { ...ternEnv(), TERN_TRAIN_CODE_CACHES: "1" }, entry });
+    expect({ code: trained.code, stdout: trained.stdout }).toEqual({ code: 0, stdout: good.stdout });
+    const after = sizes(dist);
+    const grown = [...after].filter(([name, size]) => size > before.get(name)!);
+    expect(grown.length).toBeGreaterThan(0);
+    expect(readdirSync(join(dist, "chunks")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    const again = await runTern(["models"], { ...traced(), entry });
+    expect(again.stdout).toBe(good.stdout);
+    expect(rejections(again.stderr)).toEqual([]);
   });
 
   it("with no caches at all the bundle runs as it would without them", async () => {
