@@ -14,7 +14,12 @@ export function rewindLines(outcome: RewindOutcome, cwd: string, style: Style): 
   if (outcome.refused && plan) {
     lines.push(
       style.red(
-        `✗ refused: changed outside tern since tern last touched ${plan.conflicts.length === 1 ? "it" : "them"}: ${plan.conflicts.map((f) => rel(f.path)).join(", ")}`,
+        `✗ refused: changed outside tern since tern last touched ${plan.conflicts.length === 1 ? "it" : "them"}: ${[
+          ...plan.conflicts,
+        ]
+          .sort(byPath)
+          .map((f) => rel(f.path))
+          .join(", ")}`,
       ),
       style.dim("  nothing was changed; --force (or /rewind N force) overwrites them"),
     );
@@ -22,7 +27,8 @@ export function rewindLines(outcome: RewindOutcome, cwd: string, style: Style): 
   }
   if (plan) {
     const written = new Set(outcome.restored);
-    const done = [...plan.restore, ...plan.conflicts].filter((f) => written.has(f.path));
+    // By path: the checkpoints' order is the order parallel tools happened to finish in.
+    const done = [...plan.restore, ...plan.conflicts].filter((f) => written.has(f.path)).sort(byPath);
     lines.push(
       done.length === 0
         ? `code: nothing to restore since before ${turn}`
@@ -45,4 +51,8 @@ function describe(file: RewindFile, rel: (abs: string) => string): string {
   if (file.target.kind === "absent") return `${rel(file.path)} (deleted: it was created since)`;
   if (file.current.kind === "absent") return `${rel(file.path)} (recreated)`;
   return rel(file.path);
+}
+
+function byPath(a: { path: string }, b: { path: string }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
