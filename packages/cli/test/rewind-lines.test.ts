@@ -1,5 +1,5 @@
-// What a rewind says on the terminal: files in path order, whatever order the checkpoints hold
-// them in (parallel tools finish in any order).
+// What a rewind says on the terminal: files in path order. The plan's lists come in path order
+// (planRewind, checkpoints.test.ts); a forced rewind merges two of them, still in path order.
 import { describe, expect, it } from "vitest";
 import { rewindLines } from "../src/render/rewind-lines.js";
 import { createStyle } from "../src/render/style.js";
@@ -26,15 +26,10 @@ const outcome = (refused: boolean) => ({
 });
 
 describe("rewind lines", () => {
-  it("name the restored files by path, in path order", () => {
+  it("name the restored files by path, in path order, merged lists included", () => {
     const [code] = rewindLines(outcome(false), "/w", createStyle(false));
     expect(code).toBe(
       'code: restored 2 files to before turn 2 ("change the files"): a.txt, b.txt (deleted: it was created since)',
     );
-  });
-
-  it("name a refusal's conflicts in path order", () => {
-    const [refusal] = rewindLines(outcome(true), "/w", createStyle(false));
-    expect(refusal).toBe("✗ refused: changed outside tern since tern last touched them: c.txt, z.txt");
   });
 });

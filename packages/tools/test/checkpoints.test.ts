@@ -138,6 +138,21 @@ describe("checkpoints and rewind", () => {
     expect((await read("a.txt")).toString()).toBe("one\n");
   });
 
+  it("plans in path order, whatever order the tools touched the files in", async () => {
+    const { ws, store, runTurn } = await setup({ "z.txt": "zed\n", "c.txt": "cee\n" });
+    await runTurn("t1", [
+      { content: [fauxToolCall("write", { path: "z.txt", content: "by tern\n" }, "w1")] },
+      { content: [fauxToolCall("write", { path: "c.txt", content: "by tern\n" }, "w2")] },
+      { content: [fauxToolCall("write", { path: "b.txt", content: "new\n" }, "w3")] },
+      { content: [fauxToolCall("write", { path: "a.txt", content: "new\n" }, "w4")] },
+    ]);
+    await writeFile(path.join(ws.root, "z.txt"), "by hand\n");
+    await writeFile(path.join(ws.root, "c.txt"), "by hand\n");
+    const plan = await planRewind(store, ["t1"]);
+    expect(plan.conflicts.map((f) => path.basename(f.path))).toEqual(["c.txt", "z.txt"]);
+    expect(plan.restore.map((f) => path.basename(f.path))).toEqual(["a.txt", "b.txt"]);
+  });
+
   it("records a file too big to snapshot and says it cannot be restored", async () => {
     const big = Buffer.alloc(MAX_SNAPSHOT_FILE_BYTES + 1, 97);
     const { store, runTurn, read } = await setup({ "big.txt": big });

@@ -14,12 +14,7 @@ export function rewindLines(outcome: RewindOutcome, cwd: string, style: Style): 
   if (outcome.refused && plan) {
     lines.push(
       style.red(
-        `✗ refused: changed outside tern since tern last touched ${plan.conflicts.length === 1 ? "it" : "them"}: ${[
-          ...plan.conflicts,
-        ]
-          .sort(byPath)
-          .map((f) => rel(f.path))
-          .join(", ")}`,
+        `✗ refused: changed outside tern since tern last touched ${plan.conflicts.length === 1 ? "it" : "them"}: ${plan.conflicts.map((f) => rel(f.path)).join(", ")}`,
       ),
       style.dim("  nothing was changed; --force (or /rewind N force) overwrites them"),
     );
@@ -27,7 +22,7 @@ export function rewindLines(outcome: RewindOutcome, cwd: string, style: Style): 
   }
   if (plan) {
     const written = new Set(outcome.restored);
-    // By path: the checkpoints' order is the order parallel tools happened to finish in.
+    // Each list is in path order (planRewind); forced, the two are merged.
     const done = [...plan.restore, ...plan.conflicts].filter((f) => written.has(f.path)).sort(byPath);
     lines.push(
       done.length === 0

@@ -21,6 +21,7 @@ export interface RewindFile {
   current: FileState;
 }
 
+/** Each list in path order, whatever order the turns touched the files in. */
 export interface RewindPlan {
   /** Paths to write or delete. */
   restore: RewindFile[];
@@ -54,7 +55,8 @@ export async function planRewind(store: CheckpointStore, turns: Iterable<string>
     untracked,
     skippedRecords: skipped,
   };
-  for (const [file, target] of first) {
+  // In path order: the records' order is the order parallel tools happened to finish in.
+  for (const [file, target] of [...first].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (target.kind === "skipped") {
       plan.unrestorable.push({ path: file, why: target.why });
       continue;
