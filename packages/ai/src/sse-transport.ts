@@ -21,10 +21,10 @@ const KEEP_ALIVE_MS = 4_000;
 /** Error bodies are read up to this size; the message is all we need from them. */
 const MAX_ERROR_BODY = 64 * 1024;
 
-const agents = new Map<string, InstanceType<typeof Agent>>();
+const agents = new Map<string, Agent>();
 
 /** One keep-alive connection pool per origin, shared by every call to it. */
-function agentFor(url: URL): InstanceType<typeof Agent> {
+function agentFor(url: URL): Agent {
   let agent = agents.get(url.origin);
   if (!agent) {
     agent = new Agent({

@@ -8,4 +8,5 @@ import AgentClass from "undici/lib/dispatcher/agent.js";
 import fetchModule from "undici/lib/web/fetch/index.js";
 
 export const Agent = AgentClass;
+export type Agent = import("undici").Agent;
 export const fetch = fetchModule.fetch;
