@@ -6,7 +6,7 @@ import Module from "node:module";
 import { join } from "node:path";
 import { Script } from "node:vm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, runTern, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
+import { ensureBuilt, runTernProcess, TERN_JS, tempDir, ternEnv } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
@@ -33,15 +33,15 @@ describe("the bundle's code caches", () => {
       .map((path) => path.slice(path.lastIndexOf("/") + 1));
     expect(chunks.length).toBeGreaterThan(10);
     expect(chunks.filter((chunk) => !names.has(`${chunk}.v8cache`))).toEqual([]);
-    const run = await runTern(["run", "--help"], traced());
+    const run = await runTernProcess(["run", "--help"], traced());
     expect(run.code).toBe(0);
     expect(rejections(run.stderr)).toEqual([]);
   });
 
   it("a damaged cache is rejected and the command answers as before", async () => {
-    const good = await runTern(["models"], { env: ternEnv() });
+    const good = await runTernProcess(["models"], { env: ternEnv() });
     const entry = bundleCopy((cache) => writeFileSync(cache, "not a code cache"));
-    const damaged = await runTern(["models"], { ...traced(), entry });
+    const damaged = await runTernProcess(["models"], { ...traced(), entry });
     expect(damaged.code).toBe(0);
     expect(damaged.stdout).toBe(good.stdout);
     expect(rejections(damaged.stderr).length).toBeGreaterThan(0);
@@ -64,22 +64,25 @@ describe("the bundle's code caches", () => {
     });
     const dist = join(entry, "..");
     const before = sizes(dist);
-    const good = await runTern(["models"], { env: ternEnv() });
-    const trained = await runTern(["models"], { env: { ...ternEnv(), TERN_TRAIN_CODE_CACHES: "1" }, entry });
+    const good = await runTernProcess(["models"], { env: ternEnv() });
+    const trained = await runTernProcess(["models"], {
+      env: { ...ternEnv(), TERN_TRAIN_CODE_CACHES: "1" },
+      entry,
+    });
     expect({ code: trained.code, stdout: trained.stdout }).toEqual({ code: 0, stdout: good.stdout });
     const after = sizes(dist);
     const grown = [...after].filter(([name, size]) => size > before.get(name)!);
     expect(grown.length).toBeGreaterThan(0);
     expect(readdirSync(join(dist, "chunks")).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-    const again = await runTern(["models"], { ...traced(), entry });
+    const again = await runTernProcess(["models"], { ...traced(), entry });
     expect(again.stdout).toBe(good.stdout);
     expect(rejections(again.stderr)).toEqual([]);
   });
 
   it("with no caches at all the bundle runs as it would without them", async () => {
-    const good = await runTern(["run", "--help"], { env: ternEnv() });
+    const good = await runTernProcess(["run", "--help"], { env: ternEnv() });
     const entry = bundleCopy((cache) => rmSync(cache));
-    const bare = await runTern(["run", "--help"], { ...traced(), entry });
+    const bare = await runTernProcess(["run", "--help"], { ...traced(), entry });
     expect({ code: bare.code, stdout: bare.stdout }).toEqual({ code: 0, stdout: good.stdout });
     expect(rejections(bare.stderr)).toEqual([]);
   });

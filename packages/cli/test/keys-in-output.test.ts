@@ -16,7 +16,7 @@ import { startOtlpReceiver } from "./support/otlp-receiver.js";
 import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv, startScriptedModel } from "./support/scripted-model.js";
 import { JSON_TYPE, openSession, sseReader, startServe } from "./support/serve.js";
-import { ensureBuilt, runTern, tempDir } from "./support/tern.js";
+import { ensureBuilt, runTern, runTernProcess, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
@@ -74,7 +74,8 @@ async function runOutputs(replies: ScriptStep[], flags: string[]): Promise<Recor
   });
   try {
     const args = ["run", "--api-key", KEY, "--mode", "bypass", "--sandbox", "off", "--record", cassette];
-    const result = await runTern([...args, ...flags, "go"], { env, cwd: work });
+    // A real process: tracing registers OpenTelemetry's process-wide provider (runtime/otel-sdk.ts).
+    const result = await runTernProcess([...args, ...flags, "go"], { env, cwd: work });
     // The key really went out, so a clean output is the redactor's doing.
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
     const listed = await runTern(["sessions", "ls", "--json"], { env, cwd: work });

@@ -1,7 +1,8 @@
 // OpenTelemetry from the real `tern run` bundle: the standard OTEL_EXPORTER_OTLP_* variables point
 // it at a loopback OTLP/HTTP receiver started here, which checks the span tree, the GenAI
 // attributes, the headers and the resource it receives; JSON and protobuf; content only when asked;
-// spans flushed on Ctrl-C; an unusable configuration is a warning, not a failed run.
+// spans flushed on Ctrl-C; an unusable configuration is a warning, not a failed run. Each run is a
+// real process: tracing registers OpenTelemetry's process-wide provider (runtime/otel-sdk.ts).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ScriptServer, serveScript } from "@tern/ai/testing";
@@ -10,7 +11,7 @@ import { type OtlpReceiver, startOtlpReceiver } from "./support/otlp-receiver.js
 import { textReply, toolReply } from "./support/replies.js";
 import { scriptedModelEnv } from "./support/scripted-model.js";
 import { JSON_TYPE, sseReader, startServe } from "./support/serve.js";
-import { ensureBuilt, runTern, spawnTern, tempDir } from "./support/tern.js";
+import { ensureBuilt, runTernProcess, spawnTern, tempDir } from "./support/tern.js";
 
 beforeAll(ensureBuilt);
 
@@ -55,7 +56,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
     });
     writeFileSync(`${work}/a.txt`, "secret-file-a\n");
     writeFileSync(`${work}/b.txt`, "secret-file-b\n");
-    const result = await runTern(["run", "read a.txt and b.txt: secret-prompt"], { env, cwd: work });
+    const result = await runTernProcess(["run", "read a.txt and b.txt: secret-prompt"], { env, cwd: work });
     expect(result.stderr).not.toMatch(/tern: /);
     expect(result.code).toBe(0);
 
@@ -125,7 +126,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/custom/traces`,
       TERN_OTEL_CAPTURE_CONTENT: "true",
     });
-    const result = await runTern(["run", "say secret-prompt"], { env, cwd: tempDir() });
+    const result = await runTernProcess(["run", "say secret-prompt"], { env, cwd: tempDir() });
     expect(result.code).toBe(0);
     expect(receiver.requests.length).toBeGreaterThan(0);
     expect(receiver.requests[0]!.path).toBe("/custom/traces");
@@ -176,7 +177,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
     });
     writeFileSync(join(env.TERN_HOME!, "config.json"), JSON.stringify({ retry: { maxRetries: 0 } }));
-    const result = await runTern(["run", "--api-key", key, "hi"], { env, cwd: tempDir() });
+    const result = await runTernProcess(["run", "--api-key", key, "hi"], { env, cwd: tempDir() });
     expect(result.code).toBe(1);
     const spans = receiver.spans();
     const root = spans.find((span) => span.parentSpanId === undefined)!;
@@ -199,7 +200,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: "grpc",
     });
-    const result = await runTern(["run", "hi"], { env, cwd: tempDir() });
+    const result = await runTernProcess(["run", "hi"], { env, cwd: tempDir() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("ok\n");
     expect(result.stderr).toMatch(/tern: tracing is off: OTLP protocol "grpc" is not supported/);
@@ -216,7 +217,7 @@ describe("tern run with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: closedPort,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
     });
-    const result = await runTern(["run", "hi"], { env, cwd: tempDir() });
+    const result = await runTernProcess(["run", "hi"], { env, cwd: tempDir() });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("ok\n");
     expect(result.stderr.match(/tern: tracing: /g)).toHaveLength(1);

@@ -177,7 +177,7 @@ async function switchModel(arg: string, ctx: SlashContext): Promise<void> {
     ctx.env,
     ctx.configPath,
   );
-  runtime.session.addSecrets(await ensureApiKey(model, undefined));
+  runtime.session.addSecrets(await ensureApiKey(model, undefined, ctx.env));
   runtime.agent.setModel(model);
   print(style.dim(`model → ${modelLabel(model)}`));
 }

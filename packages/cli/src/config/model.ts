@@ -137,9 +137,9 @@ export function chooseModel(
 const NO_KEY_NEEDED = "not-needed";
 
 /**
- * The key to send, when it does not come from the provider's usual variable: --api-key, the
- * variable config.json names for the provider (`providers.NAME.apiKeyEnv`), or nothing at all
- * for a provider config.json marks keyless.
+ * The key to send: --api-key, the variable config.json names for the provider
+ * (`providers.NAME.apiKeyEnv`), a placeholder for a provider config.json marks keyless, or the
+ * provider's usual variable in the command's environment.
  */
 export function explicitApiKey(
   model: Model,
@@ -150,7 +150,9 @@ export function explicitApiKey(
   const provider = settings.config.config.providers?.[model.provider];
   if (provider?.apiKeyEnv) return nonEmpty(env[provider.apiKeyEnv]);
   if (provider?.keyless) return NO_KEY_NEEDED;
-  return undefined;
+  // The host's environment, passed on: the library's own fallback reads process.env, which is
+  // not this command's environment when tern runs inside another program.
+  return nonEmpty(env[apiKeyVariable(model.provider)]);
 }
 
 /**
@@ -161,15 +163,17 @@ export function explicitApiKey(
 export async function ensureApiKey(
   model: Model,
   apiKey: string | undefined,
+  env: NodeJS.ProcessEnv,
   redactor?: Redactor,
 ): Promise<string[]> {
-  const key = await resolveApiKey(model, apiKey !== undefined ? { apiKey } : {});
+  const fromEnv = nonEmpty(env[apiKeyVariable(model.provider)]);
+  const given = apiKey ?? fromEnv;
+  const key = await resolveApiKey(model, given !== undefined ? { apiKey: given } : {});
   if (key === undefined)
     throw new UsageError(
       `no API key for ${model.provider}: set ${apiKeyVariable(model.provider)} or pass --api-key`,
     );
   // Not `key` itself: a keyless server's placeholder is no secret.
-  const fromEnv = process.env[apiKeyVariable(model.provider)];
   return registered([apiKey, fromEnv, ...Object.values(model.headers ?? {})], redactor);
 }
 

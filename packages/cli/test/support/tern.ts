@@ -1,11 +1,13 @@
-// Runs the real `tern` bundle as a child process, with TERN_HOME in a fresh temporary directory
-// and none of the caller's keys or tern settings leaking in.
+// Runs the real `tern` bundle, with TERN_HOME in a fresh temporary directory and none of the
+// caller's keys or tern settings leaking in: a command to its end in this process (runTern), or a
+// child process (spawnTern, runTernProcess) for what is about processes and long-lived servers.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll } from "vitest";
 import { TERN_JS } from "./build.js";
+import { runInProcess } from "./in-process.js";
 
 export { ensureBuilt, TERN_JS } from "./build.js";
 
@@ -119,6 +121,20 @@ export function spawnTern(args: string[], options: TernOptions = {}): TernProces
   };
 }
 
+/**
+ * A tern command run to its end. In this process (support/in-process.ts) unless `entry` names
+ * another entry file: a command's output and exit code are the same either way.
+ */
 export function runTern(args: string[], options: TernOptions = {}): Promise<TernResult> {
+  if (options.entry !== undefined) return runTernProcess(args, options);
+  return runInProcess(args, {
+    env: options.env ?? ternEnv(),
+    cwd: options.cwd ?? process.cwd(),
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
+}
+
+/** A tern child process run to its end: for what is about the process (signals, stdio, exit). */
+export function runTernProcess(args: string[], options: TernOptions = {}): Promise<TernResult> {
   return spawnTern(args, options).done;
 }
