@@ -7,15 +7,8 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Readable, Writable } from "node:stream";
+import type { Io } from "../../src/cli/io.js";
 import { TERN_JS } from "./build.js";
-
-interface Io {
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-}
 
 interface App {
   runCli(argv: string[], io: Io): Promise<number>;
