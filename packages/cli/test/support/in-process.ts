@@ -3,12 +3,13 @@
 // same output as the `tern` child process (the bundle, not the sources), without paying a Node
 // start and the command's module load for every call (~0.4 s of CPU each, hundreds a suite).
 // What is about the process itself (signals, exit on a second Ctrl-C, stdio of a real pipe, the
-// entry file's own answers) stays with spawnTern.
+// entry file's own answers) stays with spawnTern and runTernProcess.
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import type { Io } from "../../src/cli/io.js";
 import { TERN_JS } from "./build.js";
+import type { TernResult } from "./tern.js";
 
 interface App {
   runCli(argv: string[], io: Io): Promise<number>;
@@ -18,13 +19,6 @@ export interface InProcessOptions {
   env: NodeJS.ProcessEnv;
   cwd: string;
   input?: string;
-}
-
-export interface InProcessResult {
-  code: number;
-  signal: null;
-  stdout: string;
-  stderr: string;
 }
 
 let app: App | undefined;
@@ -47,7 +41,7 @@ function capture(append: (text: string) => void): NodeJS.WriteStream {
   return Object.assign(stream, { isTTY: false }) as unknown as NodeJS.WriteStream;
 }
 
-export async function runInProcess(args: string[], options: InProcessOptions): Promise<InProcessResult> {
+export async function runInProcess(args: string[], options: InProcessOptions): Promise<TernResult> {
   let stdout = "";
   let stderr = "";
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
