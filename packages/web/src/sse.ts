@@ -25,6 +25,8 @@ const MAX_RETRIES = 30;
 
 export interface SessionStream {
   stop(): void;
+  /** Settles once `end` has been called. */
+  ended: Promise<void>;
 }
 
 /**
@@ -75,8 +77,7 @@ export function follow(
       }
     }
   };
-  void run();
-  return { stop: () => stopper.abort() };
+  return { stop: () => stopper.abort(), ended: run() };
 }
 
 async function openEvents(

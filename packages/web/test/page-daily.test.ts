@@ -5,9 +5,18 @@
 // phone-wide layout and dark mode. No timing assertions: every wait is a DOM state with a ceiling.
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gate, type ScriptServer, serveScript, textReply, toolReply } from "@tern/ai/testing";
+import {
+  contentText,
+  gate,
+  type ScriptServer,
+  serveScript,
+  textReply,
+  toolReply,
+  wireMessages,
+} from "@tern/ai/testing";
 import type { Page } from "playwright-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { until } from "../../cluster/test/support/nodes.js";
 import { newPage, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
 
@@ -68,6 +77,44 @@ describe("the web page, day to day", () => {
       expect(await first.locator("li.text").filter({ hasText: "A first answer." }).count()).toBe(1);
       expect(await notes(page)).toEqual(live);
       expect(await page.locator("li.user").allTextContents()).toEqual(["You look three times", "You thanks"]);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
+    "starts the next run with a message sent just as a run ends, instead of losing it",
+    async () => {
+      const { base } = await servePage(model);
+      const first = gate();
+      model.push(async () => {
+        await first.until;
+        return textReply("The first answer.");
+      }, textReply("The second answer."));
+      const { page, errors } = await newPage();
+      await openNew(page, base, "race");
+      await send(page, "first");
+      await page.getByRole("button", { name: "Stop" }).waitFor();
+      // The page sends "second" to steer the run it is following; the request is held until that
+      // run is over on the server, which then has no run to steer.
+      const id = /#\/s\/(.+)$/.exec(page.url())![1]!;
+      await page.route(
+        (url) => url.pathname.endsWith("/interrupt"),
+        async (route) => {
+          first.release();
+          await until(async () => {
+            const res = await fetch(`${base}/api/sessions/${id}`);
+            return !((await res.json()) as { session: { running: boolean } }).session.running;
+          });
+          await route.continue();
+        },
+      );
+      await send(page, "second");
+      await page.locator("li.answer").filter({ hasText: "The second answer." }).waitFor();
+      expect(await page.locator("li.user").allTextContents()).toEqual(["You first", "You second"]);
+      const sent = wireMessages(model.requests.at(-1)!.body).map(contentText);
+      expect(sent.at(-1)).toBe("second");
       expect(errors).toEqual([]);
       await page.close();
     },

@@ -1,11 +1,12 @@
 // One session: its history (stored messages), the newest run replayed from GET /events, and new
-// runs streamed from POST /messages. While a run goes on, Send steers it (POST /interrupt) and
-// Stop aborts it; permission questions open a dialog. A stream that drops is picked up again
-// from its last frame (sse.ts), and each frame is folded in once (turns.ts). The changes panel
-// (changes.tsx) is read when the session opens and again when a run ends.
+// runs streamed from POST /messages. While a run goes on, Send steers it (POST /interrupt; if the
+// run ended meanwhile, the message starts the next one) and Stop aborts it; permission questions
+// open a dialog. A stream that drops is picked up again from its last frame (sse.ts), and each
+// frame is folded in once (turns.ts). The changes panel (changes.tsx) is read when the session
+// opens and again when a run ends.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { call, json, sessionPath } from "../api.js";
+import { ApiError, call, json, sessionPath } from "../api.js";
 import { type Frame, follow, type SessionStream } from "../sse.js";
 import { applyFrame, historyTurns, messageText, newRun, questionOf, type Turn } from "../turns.js";
 import { ChangesPanel, useChanges } from "./changes.js";
@@ -143,9 +144,17 @@ export function SessionView({
 
   const send = async (text: string) => {
     try {
-      if (streaming) {
-        await call("POST", sessionPath(id, "/interrupt"), { content: text });
-        return;
+      const following = stream.current;
+      if (following) {
+        try {
+          await call("POST", sessionPath(id, "/interrupt"), { content: text });
+          return;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 409)) throw error;
+        }
+        // The run ended while the message was on its way (the server had no run to steer): once
+        // its stream is over, the message starts the next run.
+        await following.ended;
       }
       startRun(text);
     } catch (error) {
