@@ -260,15 +260,29 @@ export class Agent {
     this.controller = controller;
     this.state.isRunning = true;
     this.state.error = undefined;
-    const run = this.execute(prompts, controller.signal, strategy, checkpoint).finally(() => {
-      if (this.running === run) {
-        this.running = undefined;
-        this.controller = undefined;
-        this.state.isRunning = false;
-      }
-    });
+    const run = this.execute(prompts, controller.signal, strategy, checkpoint)
+      .then((result) => this.deliverLate(result, controller.signal))
+      .finally(() => {
+        if (this.running === run) {
+          this.running = undefined;
+          this.controller = undefined;
+          this.state.isRunning = false;
+        }
+      });
     this.running = run;
     return run;
+  }
+
+  /**
+   * A message queued after the loop's last look at the queues (by an agent_end listener, or
+   * another task while the run was ending) is delivered by running on from it, so it is never left
+   * for whichever run comes next. An aborted run delivers nothing; its queues stay for the host.
+   */
+  private async deliverLate(result: AgentRunResult, signal: AbortSignal): Promise<AgentRunResult> {
+    while (!signal.aborted && this.steeringQueue.length + this.followUpQueue.length > 0) {
+      result = await this.execute(this.steeringQueue.splice(0).concat(this.followUpQueue.splice(0)), signal);
+    }
+    return result;
   }
 
   private async execute(

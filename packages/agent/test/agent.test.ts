@@ -84,6 +84,43 @@ describe("Agent", () => {
     expect(result.answer).toBe("after follow-up");
   });
 
+  it("runs on for a message queued after the loop's last look at the queues, not after an abort", async () => {
+    const faux = createFaux({ replies: ["first", "late answer"] });
+    const agent = new Agent({ model: faux.model });
+    const ends: string[] = [];
+    let queuedLate: Promise<unknown> | undefined;
+    agent.subscribe((event) => {
+      if (event.type !== "agent_end") return;
+      ends.push(event.stopReason);
+      // The loop has made its last check: this is the moment a message typed as the run ends lands.
+      if (ends.length === 1) {
+        agent.steer("typed as it ended");
+        queuedLate = agent.prompt("and one more", { queue: true });
+      }
+    });
+    const result = await agent.prompt("start");
+    expect(ends).toEqual(["stop", "stop"]);
+    expect(result.answer).toBe("late answer");
+    expect(await queuedLate).toBe(result);
+    expect(faux.requests).toHaveLength(2);
+    expect(faux.requests[1]!.context.messages.slice(-2)).toMatchObject([
+      { role: "user", content: "typed as it ended" },
+      { role: "user", content: "and one more" },
+    ]);
+    expect(agent.queuedMessages).toEqual({ steering: [], followUp: [] });
+
+    // Aborted: what was queued stays queued for the host to deliver or drop.
+    faux.push({ content: [fauxToolCall("wait", { ms: 5_000, tag: "w" }, "w")] });
+    const agentWithTool = new Agent({ model: faux.model, tools: [timedTool("wait", tracker())] });
+    agentWithTool.subscribe((event) => {
+      if (event.type !== "tool_execution_start") return;
+      agentWithTool.followUp("after the abort");
+      agentWithTool.abort();
+    });
+    expect((await agentWithTool.prompt("long")).stopReason).toBe("aborted");
+    expect(agentWithTool.queuedMessages.followUp).toHaveLength(1);
+  });
+
   it("aborts a run, keeps a valid transcript, and can continue afterwards", async () => {
     const t = tracker();
     const faux = createFaux({ replies: [{ content: [fauxToolCall("wait", { ms: 5_000, tag: "w" }, "w")] }] });

@@ -333,8 +333,6 @@ export class ServerSession {
     try {
       if (text === undefined) await this.agent.continue();
       else await this.agent.prompt(text);
-      // A message sent while the run was ending missed its last look at the queues.
-      while (!this.closed && hasQueued(this.agent)) await this.agent.continue();
     } catch (error) {
       this.publish({ type: "run_failed", message: error instanceof Error ? error.message : String(error) });
     }
@@ -365,11 +363,6 @@ export class ServerSession {
   private checkOpen(): void {
     if (this.closed) throw new EngineError("not_found", `session ${this.id} is closed`);
   }
-}
-
-function hasQueued(agent: Agent): boolean {
-  const { steering, followUp } = agent.queuedMessages;
-  return steering.length > 0 || followUp.length > 0;
 }
 
 function composeSystemPrompt(
