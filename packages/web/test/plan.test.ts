@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { newPage, SHOTS, screenshot } from "./support/browser.js";
 import { openNew, send, servePage } from "./support/page.js";
 
-const TEST_MS = 90_000;
+const TEST_MS = 120_000;
 let model: ScriptServer;
 
 beforeEach(async () => {
