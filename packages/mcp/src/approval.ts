@@ -4,8 +4,9 @@
 // The CLI asks; this module only decides who needs asking and remembers the answers.
 
 import { createHash } from "node:crypto";
-import { mkdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, realpath } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { writeFileAtomic } from "./atomic-write.js";
 import type { McpServerConfig, McpServerEntry } from "./config.js";
 import { defaultTernHome } from "./load-config.js";
 
@@ -70,10 +71,7 @@ export class FileApprovalStore implements ApprovalStore {
     const key = await projectKey(projectDir);
     data.projects[key] = { ...data.projects[key], [server]: configHash(config) };
     await mkdir(dirname(this.file), { recursive: true });
-    // Write then rename: a crash mid-write never leaves a half file.
-    const temp = `${this.file}.${process.pid}.tmp`;
-    await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    await rename(temp, this.file);
+    await writeFileAtomic(this.file, `${JSON.stringify(data, null, 2)}\n`);
   }
 
   private async read(): Promise<ApprovalFile | Error> {
