@@ -1,9 +1,9 @@
 // One session: its history (stored messages), the newest run replayed from GET /events, and new
-// runs streamed from POST /messages. While a run goes on, Send steers it (POST /interrupt; if the
-// run ended meanwhile, the message starts the next one) and Stop aborts it; permission questions
-// open a dialog. A stream that drops is picked up again from its last frame (sse.ts), and each
-// frame is folded in once (turns.ts). The changes panel (changes.tsx) is read when the session
-// opens and again when a run ends.
+// runs streamed from POST /messages. While a run goes on, Send steers it (POST /interrupt); once
+// the page shows its end, or if it ended while the message was on its way, the message starts the
+// next run. Stop aborts a run; permission questions open a dialog. A stream that drops is picked
+// up again from its last frame (sse.ts), and each frame is folded in once (turns.ts). The changes
+// panel (changes.tsx) is read when the session opens and again when a run ends.
 
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { ApiError, call, json, sessionPath } from "../api.js";
@@ -142,20 +142,24 @@ export function SessionView({
     if (box && following.current) box.scrollTop = box.scrollHeight;
   }, [history, runs]);
 
+  /** Steers the run going on; false when it ended while the message was on its way (409). */
+  const steer = async (text: string): Promise<boolean> => {
+    try {
+      await call("POST", sessionPath(id, "/interrupt"), { content: text });
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) return false;
+      throw error;
+    }
+  };
+
   const send = async (text: string) => {
     try {
       const following = stream.current;
-      if (following) {
-        try {
-          await call("POST", sessionPath(id, "/interrupt"), { content: text });
-          return;
-        } catch (error) {
-          if (!(error instanceof ApiError && error.status === 409)) throw error;
-        }
-        // The run ended while the message was on its way (the server had no run to steer): once
-        // its stream is over, the message starts the next run.
-        await following.ended;
-      }
+      // A run whose end the page shows is over for the reader: the message starts the next run
+      // once the stream closes, as does one that reached the server after the run ended.
+      if (following && !runs.at(-1)?.done && (await steer(text))) return;
+      await following?.ended;
       startRun(text);
     } catch (error) {
       fail(error);
