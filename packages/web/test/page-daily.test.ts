@@ -122,6 +122,60 @@ describe("the web page, day to day", () => {
   );
 
   it(
+    "keeps the runs it shows when a session list read during a run arrives after that run's end",
+    async () => {
+      const { base } = await servePage(model);
+      const second = gate();
+      model.push(
+        textReply("The first answer."),
+        async () => {
+          await second.until;
+          return textReply("The second answer.");
+        },
+        textReply("The third answer."),
+      );
+      const { page, errors } = await newPage();
+      await openNew(page, base, "stale list");
+      await send(page, "first");
+      await page.locator("li.footer").waitFor();
+      // Every list read during the second run says it runs; they reach the page after its end.
+      const held: { running: boolean; fulfill: () => Promise<void> }[] = [];
+      let holding = true;
+      await page.route(
+        (url) => url.pathname === "/api/sessions",
+        async (route) => {
+          if (!holding || route.request().method() !== "GET") return route.continue();
+          const response = await route.fetch();
+          const { sessions } = (await response.json()) as { sessions: { running: boolean }[] };
+          held.push({ running: sessions[0]!.running, fulfill: () => route.fulfill({ response }) });
+        },
+      );
+      await send(page, "second");
+      await page.getByRole("button", { name: "Stop" }).waitFor();
+      await until(() => held.some((answer) => answer.running));
+      second.release();
+      await page.locator("li.footer").nth(1).waitFor();
+      await page.getByRole("button", { name: "Stop" }).waitFor({ state: "detached" });
+      holding = false;
+      const id = /#\/s\/(.+)$/.exec(page.url())![1]!;
+      const checked = page.waitForResponse((res) => new URL(res.url()).pathname === `/api/sessions/${id}`);
+      for (const answer of held.splice(0)) await answer.fulfill();
+      await checked;
+      await send(page, "third");
+      await page.locator("li.answer").filter({ hasText: "The third answer." }).waitFor();
+      expect(await page.locator("li.user").allTextContents()).toEqual([
+        "You first",
+        "You second",
+        "You third",
+      ]);
+      expect(await page.locator("li.footer").count()).toBe(3);
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    TEST_MS,
+  );
+
+  it(
     "files the model's own words before a tool call as its text, not as reasoning",
     async () => {
       const { base } = await servePage(model);

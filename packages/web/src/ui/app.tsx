@@ -4,7 +4,7 @@
 // is a drawer. The open session is in the URL's fragment (#/s/<id>), so a reload comes back to it;
 // the token never is. A 401 anywhere asks for the token.
 
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import {
   call,
   json,
@@ -72,9 +72,14 @@ export function App() {
     else setError(reason instanceof Error ? reason.message : String(reason));
   }, []);
 
+  // Refreshes overlap (the timer's and a run's end): an answer older than one shown is dropped.
+  const listReads = useRef({ asked: 0, shown: 0 });
   const refresh = useCallback(async () => {
+    const read = ++listReads.current.asked;
     try {
       const data = await json<{ sessions: SessionInfo[] }>("GET", "/api/sessions");
+      if (read < listReads.current.shown) return;
+      listReads.current.shown = read;
       setSessions(data.sessions.sort((a, b) => b.updated.localeCompare(a.updated)));
       setNeedToken(undefined);
     } catch (reason) {

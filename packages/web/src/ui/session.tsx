@@ -105,36 +105,43 @@ export function SessionView({
     [id, attach],
   );
 
-  const load = useCallback(async () => {
-    void reloadChanges();
-    try {
-      const data = await json<SessionData>("GET", sessionPath(id));
-      setTitle(data.session.title || data.session.id.slice(0, 8));
-      const messages = data.messages as Parameters<typeof historyTurns>[0];
-      setHistory(historyTurns(messages.slice(0, data.run_from)));
-      const first = messages[data.run_from];
-      // The replayed run's frames do not repeat the message that started it; the messages do.
-      const run = newRun(
-        `r${runCount.current++}`,
-        first?.role === "user" ? messageText(first.content) : undefined,
-      );
-      run.questions = data.permissions.map(questionOf);
-      setRuns([run]);
-      if (first === undefined && firstMessage) startRun(firstMessage);
-      else attach();
-    } catch (error) {
-      parent.current.fail(error);
-    }
-  }, [id, attach, firstMessage, reloadChanges]);
+  /** Reads the session and shows it; `ifRunning`: only if a run goes on that this page does not follow. */
+  const load = useCallback(
+    async (ifRunning = false) => {
+      try {
+        const data = await json<SessionData>("GET", sessionPath(id));
+        if (ifRunning && (!data.session.running || stream.current)) return;
+        void reloadChanges();
+        setTitle(data.session.title || data.session.id.slice(0, 8));
+        const messages = data.messages as Parameters<typeof historyTurns>[0];
+        setHistory(historyTurns(messages.slice(0, data.run_from)));
+        const first = messages[data.run_from];
+        // The replayed run's frames do not repeat the message that started it; the messages do.
+        const run = newRun(
+          `r${runCount.current++}`,
+          first?.role === "user" ? messageText(first.content) : undefined,
+        );
+        run.questions = data.permissions.map(questionOf);
+        setRuns([run]);
+        if (first === undefined && firstMessage) startRun(firstMessage);
+        else attach();
+      } catch (error) {
+        parent.current.fail(error);
+      }
+    },
+    [id, attach, firstMessage, reloadChanges],
+  );
 
   useEffect(() => {
     void load();
     return () => stream.current?.stop();
   }, [load]);
 
-  // Another tab (or an app) started a run here: follow it.
+  // Another tab (or an app) started a run here: follow it. The list can be older than this page's
+  // own stream (read while the page's run went on, arriving after its end), so the session says
+  // whether a run goes on; reloading for a finished run would drop the runs shown since the page opened.
   useEffect(() => {
-    if (runningElsewhere && !stream.current) void load();
+    if (runningElsewhere && !stream.current) void load(true);
   }, [runningElsewhere, load]);
 
   useLayoutEffect(() => {
