@@ -13,8 +13,11 @@ export default defineConfig({
     // (many real tern processes in a row) take 15-20 s, so the ceiling sits well above that.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two files at a time even on 2 cores: most tests wait on child processes and loopback I/O.
-    maxWorkers: 2,
+    // Three files at a time on 2 cores: most tests wait on child processes and loopback I/O.
+    // Measured on an idle 2-core machine, whole suite: 2 workers ~432 s, 3 workers 359 s, 4 workers
+    // 376 s (CPU-bound by then: 562 CPU-s). Sharing a worker between files (--no-isolate) cut the
+    // CPU to 393 s but not the wall (363 s), and 7 tests failed on state another file left behind.
+    maxWorkers: 3,
     // Forks, not threads: on the 43 files of packages/ai and packages/agent threads measured no
     // faster (404 s against 410 s wall at load ~27; import was ~370 s of both, the module graph
     // each file loads again), so the pool stays the one the suite was written against.
