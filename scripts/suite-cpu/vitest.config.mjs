@@ -1,0 +1,10 @@
+// The project's test config plus the CPU-recording setup file (see run.mjs).
+import { mergeConfig } from "vitest/config";
+import base from "../../vitest.config.ts";
+
+export default mergeConfig(base, {
+  test: {
+    root: new URL("../..", import.meta.url).pathname,
+    setupFiles: [new URL("setup.mjs", import.meta.url).pathname],
+  },
+});
