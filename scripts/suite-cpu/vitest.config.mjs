@@ -3,8 +3,5 @@ import { mergeConfig } from "vitest/config";
 import base from "../../vitest.config.ts";
 
 export default mergeConfig(base, {
-  test: {
-    root: new URL("../..", import.meta.url).pathname,
-    setupFiles: [new URL("setup.mjs", import.meta.url).pathname],
-  },
+  test: { setupFiles: [new URL("setup.mjs", import.meta.url).pathname] },
 });
