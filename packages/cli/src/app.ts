@@ -7,6 +7,7 @@ import { type Io, processIo } from "./cli/io.js";
 import { redactingIo } from "./cli/redacting-io.js";
 import { useCodeCaches } from "./code-cache.js";
 import { helpFor } from "./help.js";
+import { isOnePass } from "./one-pass.js";
 import { traceLoaded } from "./startup-trace.js";
 import { VERSION } from "./version.js";
 
@@ -30,16 +31,19 @@ const COMMANDS = [
 
 export async function runCli(argv: string[], processStreams: Io = processIo()): Promise<ExitCode> {
   // In the bundle, every command's chunks lie beside this file (src/code-cache.ts); from source
-  // there are none, and nothing changes.
-  useCodeCaches(fileURLToPath(new URL("./chunks/", import.meta.url)), {
-    rewrite: processStreams.env.TERN_TRAIN_CODE_CACHES === "1",
-  });
+  // there are none, and nothing changes. A one-pass command runs under flags the caches were not
+  // made with (one-pass.ts).
+  if (!isOnePass(argv))
+    useCodeCaches(fileURLToPath(new URL("./chunks/", import.meta.url)), {
+      rewrite: processStreams.env.TERN_TRAIN_CODE_CACHES === "1",
+    });
   const io = redactingIo(processStreams);
-  const tracing = TRACED.has(argv[0] ?? "")
-    ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>
-        io.stderr.write(`tern: ${line}\n`),
-      )
-    : undefined;
+  const tracing =
+    TRACED.has(argv[0] ?? "") && !isOnePass(argv)
+      ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>
+          io.stderr.write(`tern: ${line}\n`),
+        )
+      : undefined;
   try {
     return await dispatch(argv, io);
   } finally {

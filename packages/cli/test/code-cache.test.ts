@@ -79,6 +79,16 @@ describe("the bundle's code caches", () => {
     expect(rejections(again.stderr)).toEqual([]);
   });
 
+  it("a one-pass command runs under its own V8 flags and reads no cache, so none is rejected", async () => {
+    const listed = await runTernProcess(["sessions", "ls", "--all"], {
+      env: { ...ternEnv({ TERN_HOME: tempDir() }), TERN_STARTUP_TRACE: "1" },
+    });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("no sessions yet");
+    expect(rejections(listed.stderr)).toEqual([]);
+    expect(listed.stderr.split("\n").filter((line) => line && !line.startsWith("tern startup:"))).toEqual([]);
+  });
+
   it("with no caches at all the bundle runs as it would without them", async () => {
     const good = await runTernProcess(["run", "--help"], { env: ternEnv() });
     const entry = bundleCopy((cache) => rmSync(cache));

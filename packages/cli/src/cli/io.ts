@@ -12,16 +12,37 @@ export interface Io {
   redactor?: Redactor;
 }
 
-export function processIo(): Io {
+/** The process's own streams, with a way to wait for those this run wrote to. */
+export interface ProcessIo extends Io {
+  /** Calls `done` once stdout and stderr have flushed, skipping a stream nothing built. */
+  flush(done: () => void): void;
+}
+
+export function processIo(): ProcessIo {
+  // Reading a process stream builds it (milliseconds for a pipe, which loads node:net): most
+  // commands never read stdin, and most runs write nothing to stderr.
+  let stdoutBuilt = false;
+  let stderrBuilt = false;
   return {
-    // Reading process.stdin builds its stream (milliseconds for a pipe); most commands never do.
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
+    get stdout() {
+      stdoutBuilt = true;
+      return process.stdout;
+    },
+    get stderr() {
+      stderrBuilt = true;
+      return process.stderr;
+    },
     env: process.env,
     cwd: process.cwd(),
+    flush(done) {
+      // An empty write's callback runs once everything written before it is out.
+      const flushStderr = () => (stderrBuilt ? process.stderr.write("", () => done()) : done());
+      if (stdoutBuilt) process.stdout.write("", flushStderr);
+      else flushStderr();
+    },
   };
 }
 

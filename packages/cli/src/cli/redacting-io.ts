@@ -12,14 +12,23 @@ import type { Io } from "./io.js";
 /** `io` with redacting stdout and stderr and the redactor they share. */
 export function redactingIo(io: Io): Io {
   const redactor = io.redactor ?? new Redactor(secretsInEnvironment(io.env));
+  // Each stream is wrapped when first used, as processIo builds it: unread, it costs nothing.
+  let stdout: NodeJS.WriteStream | undefined;
+  let stderr: NodeJS.WriteStream | undefined;
   return {
     get stdin() {
-      return io.stdin; // left unread until a command reads it, as processIo leaves it
+      return io.stdin;
+    },
+    get stdout() {
+      stdout ??= redacting(io.stdout, redactor);
+      return stdout;
+    },
+    get stderr() {
+      stderr ??= redacting(io.stderr, redactor);
+      return stderr;
     },
     env: io.env,
     cwd: io.cwd,
-    stdout: redacting(io.stdout, redactor),
-    stderr: redacting(io.stderr, redactor),
     redactor,
   };
 }
