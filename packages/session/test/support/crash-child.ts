@@ -6,7 +6,6 @@
 //   done <id>               the session's runs all finished
 import { writeSync } from "node:fs";
 import { createFaux, fauxToolCall } from "@tern/ai/testing";
-import { PgSessionStore } from "@tern/store-pg";
 import { FileSessionStore } from "../../src/file-store.js";
 import { createSessionAgent } from "../../src/persist-agent.js";
 import { slowEcho } from "./agent.js";
@@ -22,8 +21,9 @@ const random = () => {
 };
 const print = (line: string) => writeSync(1, `${line}\n`);
 
+// Imported only on the PostgreSQL path: the file store's children, most of them, skip loading pg.
 const store = pgUrl
-  ? await PgSessionStore.connect({ url: pgUrl, leaseMs: Number(leaseMs) })
+  ? await (await import("@tern/store-pg")).PgSessionStore.connect({ url: pgUrl, leaseMs: Number(leaseMs) })
   : new FileSessionStore({ home: home!, fsync: "turn" });
 print("ready");
 for (let n = 0; ; n++) {

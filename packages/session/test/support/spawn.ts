@@ -20,7 +20,7 @@ const bundles = new Map<string, string>();
 if (process.env.VITEST)
   afterAll(() => {
     // A child still running has read its bundle already.
-    for (const out of bundles.values()) rmSync(out, { force: true });
+    for (const outdir of bundles.values()) rmSync(outdir, { recursive: true, force: true });
     bundles.clear();
   });
 
@@ -36,25 +36,31 @@ export function spawnTs(
   });
 }
 
-/** The bundle of `file` (relative to the repository) this test file made, made now if none; removed after the file. */
+/**
+ * The bundle of `file` (relative to the repository) this test file made, made now if none;
+ * removed after the file. Split at each dynamic import(), so a child loads what it imports
+ * lazily (the crash child's PostgreSQL store) only when it takes that path.
+ */
 export function bundledTs(relative: string): string {
   const file = resolve(REPO_ROOT, relative);
   const made = bundles.get(file);
-  if (made) return made;
-  mkdirSync(BUNDLES, { recursive: true });
-  const outfile = join(BUNDLES, `${basename(file, ".ts")}-${randomUUID()}.mjs`);
+  if (made) return join(made, `${basename(file, ".ts")}.mjs`);
+  const outdir = join(BUNDLES, `${basename(file, ".ts")}-${randomUUID()}`);
+  mkdirSync(outdir, { recursive: true });
   buildSync({
     entryPoints: [file],
-    outfile,
+    outdir,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
+    splitting: true,
     platform: "node",
     format: "esm",
     target: "node20",
     logLevel: "error",
     external: thirdParty(),
   });
-  bundles.set(file, outfile);
-  return outfile;
+  bundles.set(file, outdir);
+  return join(outdir, `${basename(file, ".ts")}.mjs`);
 }
 
 /** Every installed package but tern's own (which are TypeScript sources), with its subpaths. */
