@@ -19,8 +19,8 @@
 // A rebuild never leaves a running `tern` half a file or a missing chunk: chunks are immutable
 // (a changed chunk gets a new hashed name) and are written first, then each entry is written to a
 // temporary name and renamed over the old one. Chunks no build references any more are removed
-// only once they are an hour old, so a process that loaded the previous tern-app.js can still
-// import the chunks it names. `--if-stale` skips the build when the bundle is newer than every
+// an hour after the first build that left them out (prune-chunks.mjs), so a process that loaded
+// an earlier tern-app.js can still import the chunks it names. `--if-stale` skips the build when the bundle is newer than every
 // source file of the workspace packages.
 import {
   existsSync,
@@ -28,7 +28,6 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
-  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -38,6 +37,7 @@ import { fileURLToPath } from "node:url";
 import { rewriteBarrelImports } from "./barrel-imports.mjs";
 import { CODE_CACHE_SUFFIX, codeCacheOf } from "./code-cache.mjs";
 import { toCommonJs } from "./commonjs-output.mjs";
+import { pruneChunks } from "./prune-chunks.mjs";
 import { trainCodeCaches } from "./train-code-caches.mjs";
 
 const cliDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -51,7 +51,6 @@ const outputs = {
 const chunksDir = join(distDir, "chunks");
 const METAFILE = join(distDir, ".meta.json");
 /** An unreferenced chunk younger than this may still be imported by a process started before. */
-const STALE_CHUNK_AGE_MS = 60 * 60 * 1000;
 const EXAMPLES = ["stats-bug"];
 const examplesDir = join(dirname(packagesDir), "examples");
 
@@ -177,17 +176,6 @@ const lazySdkValidator = {
     );
   },
 };
-
-/** Removes the chunks this build did not write once they are older than STALE_CHUNK_AGE_MS. */
-function pruneChunks(written, now = Date.now()) {
-  for (const name of readdirSync(chunksDir)) {
-    const path = join(chunksDir, name);
-    if (written.has(path)) continue;
-    try {
-      if (now - statSync(path).mtimeMs > STALE_CHUNK_AGE_MS) rmSync(path, { force: true });
-    } catch {}
-  }
-}
 
 /**
  * Copies each example under dist/examples, file by file through a temporary name, so a demo
@@ -361,7 +349,7 @@ export async function build({ ifStale = false, quiet = false } = {}) {
   for (const file of appFiles.filter((file) => !isChunk(file))) write(file);
   for (const file of mainFiles) write(file);
   write({ path: METAFILE, contents: JSON.stringify(app.metafile) });
-  pruneChunks(written);
+  pruneChunks(chunksDir, written);
   copyExamples();
   const untrained = trainCodeCaches(outputs.main);
   if (untrained) process.stderr.write(`build: code caches left untrained: ${untrained}\n`);
