@@ -20,8 +20,8 @@
 // (a changed chunk gets a new hashed name) and are written first, then each entry is written to a
 // temporary name and renamed over the old one. Chunks no build references any more are removed
 // an hour after the first build that left them out (prune-chunks.mjs), so a process that loaded
-// an earlier tern-app.js can still import the chunks it names. `--if-stale` skips the build when the bundle is newer than every
-// source file of the workspace packages.
+// an earlier tern-app.js can still import the chunks it names. `--if-stale` skips the build when
+// the bundle is newer than every source file of the workspace packages.
 import {
   existsSync,
   mkdirSync,
@@ -50,7 +50,6 @@ const outputs = {
 };
 const chunksDir = join(distDir, "chunks");
 const METAFILE = join(distDir, ".meta.json");
-/** An unreferenced chunk younger than this may still be imported by a process started before. */
 const EXAMPLES = ["stats-bug"];
 const examplesDir = join(dirname(packagesDir), "examples");
 

@@ -11,7 +11,7 @@ export const UNREFERENCED_GRACE_MS = 60 * 60 * 1000;
 export const UNREFERENCED_FILE = ".unreferenced.json";
 
 /** Prunes `dir` after a build that wrote the paths in `written`. */
-export function pruneChunks(dir, written, { now = Date.now(), graceMs = UNREFERENCED_GRACE_MS } = {}) {
+export function pruneChunks(dir, written, { now = Date.now() } = {}) {
   const record = join(dir, UNREFERENCED_FILE);
   const since = unreferencedSince(record);
   const still = {};
@@ -19,7 +19,7 @@ export function pruneChunks(dir, written, { now = Date.now(), graceMs = UNREFERE
     const path = join(dir, name);
     if (name === UNREFERENCED_FILE || written.has(path) || name.endsWith(".tmp")) continue;
     const first = since[name] ?? now;
-    if (now - first > graceMs) rmSync(path, { force: true });
+    if (now - first > UNREFERENCED_GRACE_MS) rmSync(path, { force: true });
     else still[name] = first;
   }
   const temp = `${record}.${process.pid}.tmp`;

@@ -32,14 +32,15 @@ const COMMANDS = [
 export async function runCli(argv: string[], processStreams: Io = processIo()): Promise<ExitCode> {
   // In the bundle, every command's chunks lie beside this file (src/code-cache.ts); from source
   // there are none, and nothing changes. A one-pass command runs under flags the caches were not
-  // made with (one-pass.ts).
-  if (!isOnePass(argv))
+  // made with, and never runs the agent, so it neither uses them nor traces (one-pass.ts).
+  const onePass = isOnePass(argv);
+  if (!onePass)
     useCodeCaches(fileURLToPath(new URL("./chunks/", import.meta.url)), {
       rewrite: processStreams.env.TERN_TRAIN_CODE_CACHES === "1",
     });
   const io = redactingIo(processStreams);
   const tracing =
-    TRACED.has(argv[0] ?? "") && !isOnePass(argv)
+    TRACED.has(argv[0] ?? "") && !onePass
       ? await (await import("./runtime/tracing.js")).startTracing(io.env, (line) =>
           io.stderr.write(`tern: ${line}\n`),
         )

@@ -10,9 +10,10 @@ import { VERSION } from "./version.js";
 
 const io = processIo();
 const argv = process.argv.slice(2);
+// Before anything else loads (one-pass.ts says why).
 if (isOnePass(argv)) setFlagsFromString(ONE_PASS_V8_FLAGS);
 
-async function main(argv: string[]): Promise<number> {
+async function main(): Promise<number> {
   traceStartup("entry");
   const first = argv[0];
   if (first === "--version" || first === "-V" || first === "-v" || first === "version") {
@@ -32,8 +33,8 @@ function finish(code: number): void {
   io.flush(() => process.exit(code));
 }
 
-main(argv).then(finish, (error: unknown) => {
-  const debug = process.argv.includes("--debug");
+main().then(finish, (error: unknown) => {
+  const debug = argv.includes("--debug");
   io.stderr.write(
     `tern: internal error: ${(error as Error)?.message ?? String(error)}${debug ? `\n${(error as Error)?.stack ?? ""}` : " (run with --debug for details)"}\n`,
   );

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
 import { afterAll } from "vitest";
@@ -20,7 +20,7 @@ const bundles = new Map<string, string>();
 if (process.env.VITEST)
   afterAll(() => {
     // A child still running has read its bundle already.
-    for (const outdir of bundles.values()) rmSync(outdir, { recursive: true, force: true });
+    for (const entry of bundles.values()) rmSync(dirname(entry), { recursive: true, force: true });
     bundles.clear();
   });
 
@@ -44,7 +44,7 @@ export function spawnTs(
 export function bundledTs(relative: string): string {
   const file = resolve(REPO_ROOT, relative);
   const made = bundles.get(file);
-  if (made) return join(made, `${basename(file, ".ts")}.mjs`);
+  if (made) return made;
   const outdir = join(BUNDLES, `${basename(file, ".ts")}-${randomUUID()}`);
   mkdirSync(outdir, { recursive: true });
   buildSync({
@@ -59,8 +59,9 @@ export function bundledTs(relative: string): string {
     logLevel: "error",
     external: thirdParty(),
   });
-  bundles.set(file, outdir);
-  return join(outdir, `${basename(file, ".ts")}.mjs`);
+  const entry = join(outdir, `${basename(file, ".ts")}.mjs`);
+  bundles.set(file, entry);
+  return entry;
 }
 
 /** Every installed package but tern's own (which are TypeScript sources), with its subpaths. */
